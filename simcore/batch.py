@@ -1,0 +1,2 @@
+def load(*a): pass
+def simulate(*a): pass

@@ -1,0 +1,158 @@
+"""Card ids, hand bitmasks, parsing and formatting.
+
+A card is an integer 0-51: ``card = 13 * suit + rank`` with suits clubs 0, diamonds 1,
+hearts 2, spades 3 and ranks 2 -> 0, 3 -> 1, ..., 10 -> 8, J -> 9, Q -> 10, K -> 11, A -> 12.
+A hand is a ``uint64`` with bit ``card`` set.  This is the id used everywhere outside an
+engine (Parquet, the Python API, text).
+
+The bit helpers at the bottom are Numba-jitted and shared by every engine.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
+
+from simcore.errors import SimcoreError
+
+SUITS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+RANKS = "23456789TJQKA"
+N_CARDS = 52
+
+_SUIT_OF_CHAR = {c: i for i, c in enumerate(SUITS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
+_RANK_OF_TEXT = {c: i for i, c in enumerate(RANKS)} | {"10": 8}
+
+
+def card(rank: int, suit: int) -> int:
+    return 13 * suit + rank
+
+
+def suit_of(c: int) -> int:
+    return c // 13
+
+
+def rank_of(c: int) -> int:
+    return c % 13
+
+
+def parse_card(text: str) -> int:
+    """``'AS'``, ``'10h'``, ``'T♥'`` -> card id.  Raises SimcoreError on anything else."""
+    t = text.strip().upper()
+    if len(t) < 2:
+        raise SimcoreError(f"malformed card {text!r}: expected rank then suit, e.g. AS, 10H, T♥")
+    rank_text, suit_char = t[:-1], t[-1]
+    if rank_text not in _RANK_OF_TEXT or suit_char not in _SUIT_OF_CHAR:
+        raise SimcoreError(f"malformed card {text!r}: expected rank then suit, e.g. AS, 10H, T♥")
+    return card(_RANK_OF_TEXT[rank_text], _SUIT_OF_CHAR[suit_char])
+
+
+def parse_cards(text: str) -> list[int]:
+    """Comma- or space-separated cards -> list of ids (duplicates rejected)."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    cards = [parse_card(p) for p in parts]
+    if len(set(cards)) != len(cards):
+        raise SimcoreError(f"duplicate card in {text!r}")
+    return cards
+
+
+def format_card(c: int) -> str:
+    if not 0 <= c < N_CARDS:
+        raise SimcoreError(f"card id {c} is outside 0..51")
+    return RANKS[c % 13] + SUITS[c // 13]
+
+
+def hand_from_cards(cards) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << int(c)
+    return mask
+
+
+def cards_of_hand(mask: int) -> list[int]:
+    mask = int(mask)
+    return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+def format_hand(mask: int) -> str:
+    return " ".join(format_card(c) for c in cards_of_hand(mask))
+
+
+def parse_hand(text: str) -> int:
+    return hand_from_cards(parse_cards(text))
+
+
+# ---------------------------------------------------------------- jitted bit helpers
+
+SUIT_BITS = np.uint64(0x1FFF)
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@nb.njit(inline="always", cache=True)
+def popcount(x):
+    """Number of set bits of a uint64 (one POPCNT instruction)."""
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@nb.njit(inline="always", cache=True)
+def lowest_bit(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return np.int64(_cttz(np.uint64(x)))
+
+
+@nb.njit(inline="always", cache=True)
+def highest_bit(x):
+    """Index of the highest set bit of a non-zero uint64."""
+    return 63 - np.int64(_ctlz(np.uint64(x)))
+
+
+@nb.njit(inline="always", cache=True)
+def nth_bit(x, n):
+    """Index of the n-th (0-based, from the bottom) set bit of x; x must have > n bits."""
+    x = np.uint64(x)
+    for _ in range(n):
+        x &= x - np.uint64(1)
+    return lowest_bit(x)
+
+
+@nb.njit(inline="always", cache=True)
+def suit_mask(hand, suit):
+    """The 13 bits of one suit of a hand, shifted down to bits 0-12."""
+    return (np.uint64(hand) >> np.uint64(13 * suit)) & SUIT_BITS
+
+
+@nb.njit(inline="always", cache=True)
+def bit(c):
+    return np.uint64(1) << np.uint64(c)

@@ -1,0 +1,21 @@
+"""The registry of games.  Each game package exposes ``GAME`` (see ``simcore.games.base``)."""
+
+from __future__ import annotations
+
+import importlib
+
+from simcore.errors import SimcoreError
+
+_MODULES = {
+    "trump-friend": "simcore.games.trump_friend",
+}
+
+NAMES = tuple(_MODULES)
+
+
+def get(name: str):
+    """The :class:`~simcore.games.base.Game` called ``name`` (e.g. ``"trump-friend"``)."""
+    key = name.strip().lower().replace("_", "-")
+    if key not in _MODULES:
+        raise SimcoreError(f"unknown game {name!r}; known: {', '.join(_MODULES)}")
+    return importlib.import_module(_MODULES[key]).GAME

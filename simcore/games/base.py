@@ -1,0 +1,236 @@
+"""What every game shares outside its kernels: rules options, policy choices, row records.
+
+A game package provides one :class:`Game` object.  The batch runner and the command line only
+talk to that object, so adding a game means writing its package and one line in
+``simcore/games/__init__.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from dataclasses import dataclass, fields
+from typing import Any, Callable
+
+import numpy as np
+import polars as pl
+
+from simcore.errors import SimcoreError
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def option(default, *, choices=None, minimum=None, help=""):
+    """A rules option: its default, the values it accepts, and one line of help."""
+    return dataclasses.field(
+        default=default, metadata={"choices": choices, "minimum": minimum, "help": help}
+    )
+
+
+@dataclass(frozen=True)
+class RulesBase:
+    """One dataclass per game; its fields are the rules options of the game's rules file."""
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any] | None):
+        options = dict(options or {})
+        known = {f.name: f for f in fields(cls)}
+        values = {}
+        for key, raw in options.items():
+            name = key.replace("-", "_")
+            if name not in known:
+                raise SimcoreError(
+                    f"unknown rules option {key!r} for {cls.game_name}; known: {', '.join(known)}"
+                )
+            values[name] = _coerce(cls.game_name, known[name], raw)
+        return cls(**values)
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            choices = f.metadata.get("choices")
+            minimum = f.metadata.get("minimum")
+            if choices is not None and value not in choices:
+                raise SimcoreError(
+                    f"rules option {f.name}={value!r} for {self.game_name} must be one of "
+                    + ", ".join(map(str, choices))
+                )
+            if minimum is not None and value < minimum:
+                raise SimcoreError(f"rules option {f.name}={value} must be at least {minimum}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def describe(cls) -> list[str]:
+        lines = []
+        for f in fields(cls):
+            choices = f.metadata.get("choices")
+            accepted = f" ({' | '.join(map(str, choices))})" if choices else ""
+            lines.append(f"{f.name} = {f.default}{accepted}: {f.metadata.get('help', '')}")
+        return lines
+
+
+def _coerce(game: str, f: dataclasses.Field, raw: Any):
+    if not isinstance(raw, str):
+        return raw
+    text = raw.strip().lower()
+    kind = type(f.default)
+    if kind is bool:
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise SimcoreError(f"rules option {f.name}={raw!r} for {game} must be true or false")
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise SimcoreError(
+                f"rules option {f.name}={raw!r} for {game} must be a whole number"
+            ) from None
+    return text
+
+
+@dataclass(frozen=True)
+class PolicyChoice:
+    """The policies of one run: a play policy per seat plus one per named decision."""
+
+    seats: tuple[str, ...]
+    decisions: dict[str, str]
+    user: dict[int, Callable] = dataclasses.field(default_factory=dict, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seats": list(self.seats), **self.decisions}
+
+
+@dataclass
+class Game:
+    """A game as the runner sees it.
+
+    ``play_policies`` maps each built-in play policy name to its id; ``decisions`` maps each
+    decision (e.g. ``trump``) to its built-in policy names and ids.  ``omniscient`` lists the
+    names of policies that see more than their seat may (labelled in the manifest).
+    """
+
+    name: str
+    n_seats: int
+    rules_cls: type
+    play_policies: dict[str, int]
+    default_play: str
+    decisions: dict[str, dict[str, int]]
+    default_decisions: dict[str, str]
+    run_hands: Callable  # (seed, start, count, rules, policies, log_plays) -> pl.DataFrame
+    run_games: Callable  # (seed, start, count, rules, policies, log_plays) -> (hands, games)
+    omniscient: tuple[str, ...] = ()
+    hand_columns: str = ""
+    user_policy_doc: str = ""
+
+    def policies_from_specs(self, specs) -> PolicyChoice:
+        """Parse ``--policy`` values: ``NAME`` (every seat), ``SEAT=NAME``, ``DECISION=NAME``.
+
+        Python callers may pass a dict and use a jitted function instead of a name for a seat.
+        """
+        seats: list[Any] = [self.default_play] * self.n_seats
+        decisions = dict(self.default_decisions)
+        items: list[tuple[str | None, Any]] = []
+        if isinstance(specs, dict):
+            items = [(str(k), v) for k, v in specs.items()]
+        else:
+            if isinstance(specs, str):
+                specs = [specs]
+            for spec in specs or []:
+                key, sep, value = str(spec).partition("=")
+                items.append((key.strip(), value.strip()) if sep else (None, key.strip()))
+        user = {}
+        for key, value in items:
+            if key is None or key in ("all", "*"):
+                self._check_play(value)
+                seats = [value] * self.n_seats
+            elif key.isdigit():
+                seat = int(key)
+                if not 0 <= seat < self.n_seats:
+                    raise SimcoreError(f"seat {seat} does not exist in {self.name} (0..{self.n_seats - 1})")
+                if callable(value):
+                    user[seat] = value
+                    seats[seat] = f"user:{getattr(value, '__name__', 'policy')}"
+                else:
+                    self._check_play(value)
+                    seats[seat] = value
+            elif key in self.decisions:
+                if value not in self.decisions[key]:
+                    raise SimcoreError(
+                        f"unknown {key} policy {value!r} for {self.name}; known: "
+                        + ", ".join(self.decisions[key])
+                    )
+                decisions[key] = value
+            else:
+                raise SimcoreError(
+                    f"unknown policy key {key!r} for {self.name}: use a seat 0..{self.n_seats - 1}"
+                    + (" or one of " + ", ".join(self.decisions) if self.decisions else "")
+                )
+        return PolicyChoice(tuple(seats), decisions, user)
+
+    def _check_play(self, name):
+        if callable(name):
+            raise SimcoreError("a user policy function must be given for a seat, e.g. {0: my_policy}")
+        if name not in self.play_policies:
+            raise SimcoreError(
+                f"unknown play policy {name!r} for {self.name}; known: " + ", ".join(self.play_policies)
+            )
+
+    def policy_ids(self, choice: PolicyChoice, user_id: int) -> np.ndarray:
+        return np.array(
+            [user_id if s in choice.user else self.play_policies[choice.seats[s]] for s in range(self.n_seats)],
+            np.int64,
+        )
+
+
+def rebind(func, **names):
+    """A copy of the plain function ``func`` with some of its globals replaced.
+
+    Engines use it to compile their kernels around a user's policy: the built-in kernels call
+    the built-in dispatcher as a global (so Numba can cache them on disk), and a user run gets
+    copies whose global names point at functions that know the user's policy.
+    """
+    scope = dict(func.__globals__, **names)
+    return types.FunctionType(func.__code__, scope, func.__name__, func.__defaults__, func.__closure__)
+
+
+# ---------------------------------------------------------------- records -> polars frames
+
+
+def frame_from_records(records: np.ndarray, seat_arrays: dict[str, np.ndarray] | None = None,
+                       lists: dict[str, np.ndarray] | None = None,
+                       order: list[str] | None = None) -> pl.DataFrame:
+    """Build a polars frame from a record array plus per-seat and list columns.
+
+    ``seat_arrays[name]`` of shape (rows, k) becomes columns ``name0 .. name{k-1}``; ``lists``
+    holds 2-D arrays that become list columns.  ``order`` fixes the column order (names not
+    present are skipped; list columns go last).
+    """
+    columns = {name: records[name] for name in records.dtype.names}
+    for stem, values in (seat_arrays or {}).items():
+        for k in range(values.shape[1]):
+            columns[f"{stem}{k}"] = np.ascontiguousarray(values[:, k])
+    if order is not None:
+        columns = {name: columns[name] for name in order if name in columns}
+    frame = pl.DataFrame(columns)
+    for name, values in (lists or {}).items():
+        frame = frame.with_columns(pl.Series(name, values).cast(pl.List(_polars_type(values))))
+    return frame
+
+
+def _polars_type(values: np.ndarray):
+    return pl.Series(values[:0].reshape(-1)).dtype
+
+
+def padded_list(name: str, values: np.ndarray, lengths: np.ndarray) -> pl.Series:
+    """A list column from a padded 2-D array and each row's length."""
+    flat = pl.Series(name, values).cast(pl.List(_polars_type(values)))
+    return (
+        pl.DataFrame({name: flat, "_n": lengths.astype(np.int64)})
+        .select(pl.col(name).list.slice(0, pl.col("_n")))
+        .to_series()
+    )

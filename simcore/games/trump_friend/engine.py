@@ -1,0 +1,299 @@
+"""Trump Friend engine: one round (TF-4 ... TF-13) and whole games (TF-14 ... TF-18).
+
+Everything here is Numba-jitted over bitboards of internal card ids (``layout``).
+``hands_kernel`` and ``games_kernel`` are plain functions: the game package jits them with the
+built-in policies (cached on disk) or, through ``with_play``, with a user's policy.
+"""
+
+import numba as nb
+import numpy as np
+
+from simcore.games.base import rebind
+from simcore.cards import bit, highest_bit, lowest_bit, popcount
+from simcore.rng import below, shuffle, stream_key
+from simcore.tricks import follow_mask, remap_hand, trick_winner
+from simcore.games.trump_friend.layout import (
+    N_SEATS,
+    N_TRICKS,
+    SV_DELTA,
+    SV_POINTS,
+    SV_TOTAL,
+    TO_PUBLIC,
+    V_DECLARER,
+    V_FRIEND_CARD,
+    V_FRIEND_SEAT,
+    V_LEADER,
+    V_NPLAYED,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_POINTS,
+    V_TRICK,
+    V_TRICK_CARDS,
+    V_TRUMP,
+    VIEW_SIZE,
+)
+from simcore.games.trump_friend.policies import builtin_play, choose_friend, choose_trump, mask_points
+
+_ALL = np.uint64((1 << 52) - 1)
+
+# ``play`` is the play-policy dispatcher: ``play(policy_id, seat, hand, legal, view, st)``.
+# The functions below call it as a global, so the built-in one is compiled into the on-disk
+# cache; for a user policy ``with_play`` rebuilds the call chain around another dispatcher
+# (a dispatcher passed as a value would make every kernel uncachable).
+play = builtin_play
+
+# Stream names: (seed, a, b, c).  Hands mode: (seed, deal, 0, 0); game mode: (seed, game,
+# hand_no + 1, 0); a game's first declarer: (seed, game, 0, 1).
+_HANDS_MODE = 0
+
+
+@nb.njit(inline="always", cache=True)
+def deal(st, deck, hands):
+    """TF-4: shuffle all 52 cards; 10 to each seat, the last 2 are the kitty."""
+    for i in range(52):
+        deck[i] = i
+    shuffle(st, deck, 52)
+    for s in range(N_SEATS):
+        h = np.uint64(0)
+        for i in range(10 * s, 10 * s + 10):
+            h |= bit(deck[i])
+        hands[s] = h
+    return bit(deck[50]) | bit(deck[51])
+
+
+@nb.njit(inline="always", cache=True)
+def score(points, declarer, friend_seat, no_friend, delta):
+    """TF-11 ... TF-13.  ``friend_seat`` is -1 when the team is the declarer alone.
+
+    Fills ``delta`` (score change per seat) and returns (D, O).
+    """
+    d = points[declarer]
+    if friend_seat >= 0 and friend_seat != declarer:
+        d += points[friend_seat]
+    total = 0
+    for s in range(N_SEATS):
+        total += points[s]
+    o = total - d
+    for s in range(N_SEATS):
+        delta[s] = 0
+    if d == o:
+        return d, o
+    for s in range(N_SEATS):
+        on_team = s == declarer or s == friend_seat
+        if d > o and not on_team:
+            delta[s] = -(2 * d - o) if no_friend else -(d - o)
+        elif d < o and on_team:
+            delta[s] = -(o - d)
+    return d, o
+
+
+@nb.njit(inline="always", cache=True)
+def play_round(st, hands, declarer, trump, friend_card, policies, view, points, plays, winners, row):
+    """Play the 10 tricks of a round (TF-6 ... TF-10); fills ``points`` per seat.
+
+    ``hands`` are consumed.  Returns the seat that played the friend card (-1 if nobody did).
+    """
+    view[V_DECLARER] = declarer
+    view[V_TRUMP] = trump
+    view[V_FRIEND_CARD] = friend_card
+    view[V_FRIEND_SEAT] = -1
+    view[V_PLAYED] = 0
+    for s in range(N_SEATS):
+        view[V_POINTS + s] = 0
+        points[s] = 0
+    for c in range(52):
+        view[V_PLAYED_BY + c] = -1
+    leader = (declarer + 1) % N_SEATS  # TF-6
+    k = 0
+    for t in range(N_TRICKS):
+        view[V_TRICK] = t
+        view[V_LEADER] = leader
+        led_suit = -1
+        for i in range(N_SEATS):
+            view[V_NPLAYED] = i
+            seat = (leader + i) % N_SEATS
+            hand = hands[seat]
+            legal = hand if i == 0 else follow_mask(hand, led_suit)  # TF-7
+            card = play(policies[seat], seat, hand, legal, view, st)
+            if card < 0 or card > 51 or not (legal & bit(card)):
+                return -2  # an illegal choice (only a user policy can make one)
+            if i == 0:
+                led_suit = card // 13
+            hands[seat] = hand & ~bit(card)
+            view[V_TRICK_CARDS + i] = card
+            view[V_PLAYED] |= np.int64(1) << np.int64(card)
+            view[V_PLAYED_BY + card] = seat
+            if card == friend_card:
+                view[V_FRIEND_SEAT] = seat  # TF-5.5: the friend is revealed
+            if plays.shape[0] > 0:
+                plays[row, k] = TO_PUBLIC[card]
+            k += 1
+        pos = trick_winner(view[V_TRICK_CARDS : V_TRICK_CARDS + N_SEATS], N_SEATS, trump)  # TF-8
+        winner = (leader + pos) % N_SEATS
+        trick = np.uint64(0)
+        for i in range(N_SEATS):
+            trick |= bit(view[V_TRICK_CARDS + i])
+        p = mask_points(trick)
+        points[winner] += p
+        view[V_POINTS + winner] += p
+        if winners.shape[0] > 0:
+            winners[row, t] = winner
+        leader = winner  # TF-9
+    return view[V_FRIEND_SEAT]
+
+
+@nb.njit(inline="always", cache=True)
+def play_and_record(st, deck, hands, view, points, delta, seed, deal_id, declarer, rules_own,
+                    trump_policy, friend_policy, policies, out, dealt, seat_values, row, plays,
+                    winners, log_row):
+    """Deal, declare, play and score one round; write row ``row`` of ``out``, ``dealt`` and
+    ``seat_values``.  Returns False if a policy made an illegal play (the row is incomplete).
+    """
+    rec = out[row]  # taken here, not passed in: an inlined record argument is a copy
+    kitty = deal(st, deck, hands)
+    for s in range(N_SEATS):
+        dealt[row, s] = remap_hand(hands[s], TO_PUBLIC)
+    rec.kitty = remap_hand(kitty, TO_PUBLIC)
+    dhand = hands[declarer]
+    trump = choose_trump(trump_policy, dhand, st)
+    friend = choose_friend(friend_policy, dhand, trump, st)
+    own = friend >= 0 and (dhand & bit(friend)) != 0
+    if own and not rules_own:  # TF-5.4 switched off: ask for the best card not held instead
+        friend = highest_bit(~dhand & _ALL)
+        own = False
+    friend_holder = -1
+    if friend >= 0:
+        for s in range(N_SEATS):
+            if hands[s] & bit(friend):
+                friend_holder = s
+    if play_round(st, hands, declarer, trump, friend, policies, view, points, plays, winners,
+                  log_row) == -2:
+        return False
+    team_friend = friend_holder if friend_holder != declarer else -1
+    d, o = score(points, declarer, team_friend, friend < 0, delta)
+    rec.seed = seed
+    rec.deal = deal_id
+    rec.declarer = declarer
+    rec.trump = trump
+    rec.friend_card = TO_PUBLIC[friend] if friend >= 0 else -1
+    rec.friend_seat = friend_holder
+    rec.friend_own = own
+    for s in range(N_SEATS):
+        seat_values[row, SV_POINTS, s] = points[s]
+        seat_values[row, SV_DELTA, s] = delta[s]
+    rec.declarer_team_points = d
+    rec.defender_points = o
+    rec.declarer_won = d > o
+    return True
+
+
+@nb.njit(inline="always", cache=True)
+def first_declarer(seed, stream_a, first, st):
+    """TF-15: a fixed seat, or (first < 0) drawn from the stream (seed, stream_a, 0, 1)."""
+    if first >= 0:
+        return first
+    st[0] = stream_key(seed, stream_a, 0, 1)
+    return below(st, N_SEATS)
+
+
+@nb.njit(inline="always", cache=True)
+def block_range(b, n, n_blocks):
+    size = (n + n_blocks - 1) // n_blocks
+    return b * size, min(n, (b + 1) * size)
+
+
+def hands_kernel(seed, start, out, dealt, seat_values, first, rules_own, trump_policy,
+                 friend_policy, policies, plays, winners, bad):
+    """Hand rows ``start ..`` in parallel blocks; ``bad[b]`` counts illegal plays in block b."""
+    n = out.shape[0]
+    n_blocks = bad.shape[0]
+    for b in nb.prange(n_blocks):
+        st = np.zeros(1, np.uint64)
+        deck = np.empty(52, np.int64)
+        hands = np.empty(N_SEATS, np.uint64)
+        view = np.empty(VIEW_SIZE, np.int64)
+        points = np.empty(N_SEATS, np.int64)
+        delta = np.empty(N_SEATS, np.int64)
+        lo, hi = block_range(b, n, n_blocks)
+        for i in range(lo, hi):
+            k = start + i
+            declarer = first_declarer(seed, k, first, st)
+            st[0] = stream_key(seed, k, 0, 0)
+            if not play_and_record(st, deck, hands, view, points, delta, seed, k, declarer, rules_own,
+                                   trump_policy, friend_policy, policies, out, dealt,
+                                   seat_values, i, plays, winners, i):
+                bad[b] += 1
+
+
+def games_kernel(seed, start, games, finals, out, dealt, seat_values, offsets, record, first,
+                 losing_line, exceed, rules_own, trump_policy, friend_policy, policies, plays,
+                 winners, bad):
+    """Whole games (TF-14 ... TF-18) in parallel blocks.
+
+    With ``record`` false it only plays the games and fills ``games`` (hands per game, final
+    scores, winners), using row b of ``out``, ``dealt`` and ``seat_values`` as block b's scratch; with ``record`` true ``out`` is
+    sized to the total hands and hand rows go to ``offsets[g] + hand_no``.  Both passes play the
+    same games because every hand's stream is keyed by (seed, game, hand_no).
+    """
+    n = games.shape[0]
+    n_blocks = bad.shape[0]
+    for b in nb.prange(n_blocks):
+        st = np.zeros(1, np.uint64)
+        deck = np.empty(52, np.int64)
+        hands = np.empty(N_SEATS, np.uint64)
+        view = np.empty(VIEW_SIZE, np.int64)
+        points = np.empty(N_SEATS, np.int64)
+        delta = np.empty(N_SEATS, np.int64)
+        totals = np.zeros(N_SEATS, np.int64)
+        lo, hi = block_range(b, n, n_blocks)
+        for g in range(lo, hi):
+            game = start + g
+            declarer = first_declarer(seed, game, first, st)
+            totals[:] = 0
+            hand_no = 0
+            while True:
+                st[0] = stream_key(seed, game, hand_no + 1, 0)
+                row = offsets[g] + hand_no if record else np.int64(b)
+                deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
+                if not play_and_record(st, deck, hands, view, points, delta, seed, deal_id,
+                                       declarer, rules_own, trump_policy, friend_policy, policies,
+                                       out, dealt, seat_values, row, plays, winners, row):
+                    bad[b] += 1
+                    break
+                rec = out[row]
+                lowest = 0
+                for s in range(N_SEATS):
+                    totals[s] += delta[s]
+                    seat_values[row, SV_TOTAL, s] = totals[s]
+                    lowest = min(lowest, totals[s])
+                rec.game = game
+                rec.hand_no = hand_no
+                hand_no += 1
+                declarer = (declarer + 1) % N_SEATS  # TF-16
+                if lowest < -losing_line or (not exceed and lowest == -losing_line):
+                    break  # TF-17
+                if hand_no >= 65535:
+                    bad[b] += 1
+                    break
+            best = totals.max()
+            grec = games[g]
+            grec.seed = seed
+            grec.game = game
+            grec.hands = hand_no
+            n_best = 0
+            for s in range(N_SEATS):
+                finals[g, s] = totals[s]
+                if totals[s] == best:  # TF-18: everyone at the top score wins
+                    n_best += 1
+                    grec.winner = s
+            grec.n_winners = n_best
+            if n_best > 1:
+                grec.winner = -1
+
+
+def with_play(play_fn):
+    """(hands kernel, games kernel) as plain functions whose play dispatcher is ``play_fn``."""
+    round_fn = nb.njit(rebind(play_round.py_func, play=play_fn))
+    record_fn = nb.njit(rebind(play_and_record.py_func, play_round=round_fn))
+    return (rebind(hands_kernel, play_and_record=record_fn),
+            rebind(games_kernel, play_and_record=record_fn))

@@ -1,0 +1,88 @@
+"""Trump Friend's internal card order, the public view a policy sees, and the row records.
+
+Internal card id = 13 * suit + strength, strength 0 = 4 (lowest) ... 10 = A, 11 = 2, 12 = 3
+(TF-3), so within a suit a higher id is a stronger card.
+"""
+
+import numpy as np
+
+from simcore.tricks import RankOrder
+
+ORDER = RankOrder("456789TJQKA23")  # TF-3, lowest first
+TO_INTERNAL = ORDER.to_internal
+TO_PUBLIC = ORDER.to_public
+
+N_SEATS = 5
+N_TRICKS = 10
+NO_TRUMP = 4
+TRUMP_OPTIONS = 5  # clubs, diamonds, hearts, spades, no trump
+
+# Point cards (TF terms): A = 2, K/Q/J = 1, by internal strength within a suit.
+_J, _Q, _K, _A = 7, 8, 9, 10
+ONE_POINT = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in (_J, _Q, _K)))
+TWO_POINTS = np.uint64(sum(1 << (13 * s + _A) for s in range(4)))
+POINT_CARDS = ONE_POINT | TWO_POINTS
+
+# The public view (TF-5.5): everything in it is known to every seat.
+V_DECLARER = 0
+V_TRUMP = 1
+V_FRIEND_CARD = 2  # internal id, -1 = no friend
+V_FRIEND_SEAT = 3  # seat that played the friend card, -1 until it falls
+V_TRICK = 4  # tricks completed so far
+V_LEADER = 5
+V_NPLAYED = 6  # cards already in the current trick
+V_PLAYED = 7  # int64 bitmask of every card played so far, current trick included
+V_TRICK_CARDS = 8  # 5 slots, by position in the trick (0 = led)
+V_POINTS = 13  # 5 slots: points won per seat in completed tricks
+V_PLAYED_BY = 18  # 52 slots: seat that played each internal card, -1 if not yet played
+VIEW_SIZE = V_PLAYED_BY + 52
+
+# Row records hold the scalar columns; per-seat columns (hand0..4, points0..4, delta0..4,
+# total0..4) live in (rows, 5) arrays beside them, because Numba does not reliably write nested
+# array fields of records inside parallel loops.
+_HAND_FIELDS = [
+    ("kitty", np.uint64),
+    ("declarer", np.int8),
+    ("trump", np.int8),
+    ("friend_card", np.int8),
+    ("friend_seat", np.int8),
+    ("friend_own", np.bool_),
+    ("declarer_team_points", np.int8),
+    ("defender_points", np.int8),
+    ("declarer_won", np.bool_),
+]
+HAND_ROW = np.dtype([("seed", np.uint64), ("deal", np.uint64)] + _HAND_FIELDS, align=True)
+GAME_HAND_ROW = np.dtype(
+    [("seed", np.uint64), ("deal", np.uint64), ("game", np.uint64), ("hand_no", np.uint16)]
+    + _HAND_FIELDS,
+    align=True,
+)
+# seat_values[row, field, seat] of a hand row
+SV_POINTS = 0
+SV_DELTA = 1
+SV_TOTAL = 2  # running score (game mode)
+N_SEAT_VALUES = 3
+
+GAME_ROW = np.dtype(
+    [
+        ("seed", np.uint64),
+        ("game", np.uint64),
+        ("hands", np.uint16),
+        ("winner", np.int8),
+        ("n_winners", np.int8),
+    ],
+    align=True,
+)
+
+_SEATS = range(N_SEATS)
+HAND_COLUMNS = (
+    ["seed", "deal", "game", "hand_no"]
+    + [f"hand{s}" for s in _SEATS]
+    + ["kitty", "declarer", "trump", "friend_card", "friend_seat", "friend_own"]
+    + [f"points{s}" for s in _SEATS]
+    + ["declarer_team_points", "defender_points"]
+    + [f"delta{s}" for s in _SEATS]
+    + ["declarer_won"]
+    + [f"total{s}" for s in _SEATS]
+)
+GAME_COLUMNS = ["seed", "game", "hands"] + [f"final{s}" for s in _SEATS] + ["winner", "n_winners"]

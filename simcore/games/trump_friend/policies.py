@@ -1,0 +1,293 @@
+"""Trump Friend policies.
+
+A play policy is a jitted function ``policy(seat, hand, legal, view, st) -> card``:
+``hand`` and ``legal`` are uint64 masks of internal card ids (see ``layout``), ``view`` is the
+public state (TF-5.5: nothing in it is hidden from any seat), ``st`` the per-deal random
+stream.  It returns an internal card id from ``legal``.  A policy never receives another
+seat's hand, so a seat cannot see more than TF-5.5 allows.
+
+Declaration policies choose the trump (``trump``: longest, strongest, notrump, random) and the
+friend card (``friend``: highest, none, random) from the declarer's hand alone.
+"""
+
+import numba as nb
+import numpy as np
+
+from simcore.cards import bit, highest_bit, lowest_bit, nth_bit, popcount, suit_mask
+from simcore.rng import below
+from simcore.tricks import beats, is_master, trick_winner
+from simcore.games.trump_friend.layout import (
+    NO_TRUMP,
+    N_SEATS,
+    ONE_POINT,
+    POINT_CARDS,
+    TWO_POINTS,
+    V_DECLARER,
+    V_FRIEND_CARD,
+    V_FRIEND_SEAT,
+    V_LEADER,
+    V_NPLAYED,
+    V_PLAYED,
+    V_TRICK_CARDS,
+    V_TRUMP,
+)
+
+PLAY_POLICIES = {"random": 0, "heuristic": 1}
+USER_POLICY = -1
+TRUMP_POLICIES = {"longest": 0, "strongest": 1, "notrump": 2, "random": 3}
+FRIEND_POLICIES = {"highest": 0, "none": 1, "random": 2}
+
+_ALL = np.uint64((1 << 52) - 1)
+_SUIT = np.uint64(0x1FFF)
+
+
+# ---------------------------------------------------------------- small card helpers
+
+
+@nb.njit(inline="always", cache=True)
+def card_points(c):
+    b = bit(c)
+    if b & TWO_POINTS:
+        return 2
+    if b & ONE_POINT:
+        return 1
+    return 0
+
+
+@nb.njit(inline="always", cache=True)
+def mask_points(m):
+    return popcount(m & ONE_POINT) + 2 * popcount(m & TWO_POINTS)
+
+
+@nb.njit(inline="always", cache=True)
+def random_card(mask, st):
+    return nth_bit(mask, below(st, popcount(mask)))
+
+
+@nb.njit(inline="always", cache=True)
+def weakest(mask, trump):
+    """The card to throw away: a non-trump, non-point card of lowest rank if any,
+    then a non-trump point card, then the lowest trump."""
+    trumps = np.uint64(0)
+    if trump != NO_TRUMP:
+        trumps = _SUIT << np.uint64(13 * trump)
+    for pool in (mask & ~trumps & ~POINT_CARDS, mask & ~trumps & ONE_POINT, mask & ~trumps, mask):
+        if pool:
+            best = -1
+            best_rank = 99
+            m = pool
+            while m:
+                c = lowest_bit(m)
+                m &= m - np.uint64(1)
+                if c % 13 < best_rank:
+                    best_rank = c % 13
+                    best = c
+            return best
+    return lowest_bit(mask)
+
+
+@nb.njit(inline="always", cache=True)
+def relation(me, other, hand, view):
+    """+1 known partner, -1 known opponent, 0 unknown, as seat ``me`` can tell (TF-5.5)."""
+    if me == other:
+        return 1
+    declarer = view[V_DECLARER]
+    friend_card = view[V_FRIEND_CARD]
+    friend_seat = view[V_FRIEND_SEAT]
+    if friend_card < 0:  # no friend: declarer alone against four
+        if me == declarer or other == declarer:
+            return -1
+        return 1
+    i_hold = (hand & bit(friend_card)) != 0
+    if me == declarer:
+        if i_hold:  # own card named: the declarer's team is the declarer alone (TF-5.4)
+            return -1
+        if friend_seat >= 0:
+            return 1 if other == friend_seat else -1
+        return 0
+    if i_hold or friend_seat == me:  # I am the friend
+        return 1 if other == declarer else -1
+    if other == declarer or other == friend_seat:
+        return -1
+    if friend_seat >= 0:
+        return 1
+    return 0
+
+
+# ---------------------------------------------------------------- play policies
+
+
+@nb.njit(inline="always", cache=True)
+def random_play(seat, hand, legal, view, st):
+    return random_card(legal, st)
+
+
+@nb.njit(inline="always", cache=True)
+def heuristic_play(seat, hand, legal, view, st):
+    """Lead winners; win point tricks cheaply; feed a known partner; never feed opponents."""
+    trump = view[V_TRUMP]
+    n = view[V_NPLAYED]
+    unseen = _ALL & ~(hand | np.uint64(view[V_PLAYED]))
+    if n == 0:
+        return _lead(hand, legal, trump, unseen, relation(seat, view[V_DECLARER], hand, view))
+    cards = view[V_TRICK_CARDS : V_TRICK_CARDS + N_SEATS]
+    best_pos = trick_winner(cards, n, trump)
+    best = cards[best_pos]
+    best_seat = (view[V_LEADER] + best_pos) % N_SEATS
+    last = n == N_SEATS - 1
+    trick_points = 0
+    for i in range(n):
+        trick_points += card_points(cards[i])
+    if relation(seat, best_seat, hand, view) == 1:
+        if last or _holds(best, unseen, trump, cards[0] // 13):
+            feed = legal & POINT_CARDS
+            if feed:
+                return _most_points(feed)
+        return weakest(legal, trump)
+    winners = np.uint64(0)
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if beats(c, best, trump):
+            winners |= bit(c)
+    if winners and (trick_points > 0 or last or (legal & POINT_CARDS) == legal):
+        if last:
+            return _cheapest_winner(winners)
+        safe = np.uint64(0)
+        m = winners
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if _holds(c, unseen, trump, cards[0] // 13):
+                safe |= bit(c)
+        if safe:
+            return _cheapest_winner(safe)
+    return weakest(legal, trump)
+
+
+@nb.njit(inline="always", cache=True)
+def _holds(c, unseen, trump, led):
+    """Will card c keep the trick? It must be the top unseen card of its suit and, unless it
+    is a trump, nobody may still be able to trump it (we assume they can while trumps are out)."""
+    if not is_master(c, unseen):
+        return False
+    if trump == NO_TRUMP or c // 13 == trump:
+        return True
+    return suit_mask(unseen, trump) == 0
+
+
+@nb.njit(inline="always", cache=True)
+def _cheapest_winner(winners):
+    """Lowest-ranked winning card, preferring ones that carry no points."""
+    plain = winners & ~POINT_CARDS
+    pool = plain if plain else winners
+    best = -1
+    m = pool
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if best < 0 or c % 13 < best % 13:
+            best = c
+    return best
+
+
+@nb.njit(inline="always", cache=True)
+def _most_points(mask):
+    if mask & TWO_POINTS:
+        return lowest_bit(mask & TWO_POINTS)
+    return lowest_bit(mask & ONE_POINT)
+
+
+@nb.njit(inline="always", cache=True)
+def _lead(hand, legal, trump, unseen, vs_declarer):
+    # Masters first: a side-suit master when trumps are gone or absent, else a trump master.
+    for s in range(4):
+        if s == trump:
+            continue
+        top = suit_mask(legal, s)
+        if top:
+            c = 13 * s + highest_bit(top)
+            if _holds(c, unseen, trump, s):
+                return c
+    if trump != NO_TRUMP and suit_mask(legal, trump):
+        c = 13 * trump + highest_bit(suit_mask(legal, trump))
+        if is_master(c, unseen) and suit_mask(unseen, trump):
+            return c
+    # Otherwise a low card of the longest side suit, keeping points back.
+    best_suit = -1
+    best_len = -1
+    for s in range(4):
+        if s == trump:
+            continue
+        length = popcount(suit_mask(legal, s))
+        if length > best_len:
+            best_len = length
+            best_suit = s
+    if best_len > 0:
+        return weakest(legal & (_SUIT << np.uint64(13 * best_suit)), trump)
+    return weakest(legal, trump)
+
+
+@nb.njit(inline="always", cache=True)
+def builtin_play(policy, seat, hand, legal, view, st):
+    if policy == 1:
+        return heuristic_play(seat, hand, legal, view, st)
+    return random_play(seat, hand, legal, view, st)
+
+
+# ---------------------------------------------------------------- declaration policies
+
+
+@nb.njit(inline="always", cache=True)
+def choose_trump(policy, hand, st):
+    """Trump call (TF-5.1) from the declarer's hand: a suit 0-3 or NO_TRUMP."""
+    if policy == 2:
+        return NO_TRUMP
+    if policy == 3:
+        return below(st, 5)
+    best = 0
+    best_key = -1
+    for s in range(4):
+        m = suit_mask(hand, s)
+        length = popcount(m)
+        strength = 0
+        while m:
+            r = lowest_bit(m)
+            m &= m - np.uint64(1)
+            strength += r + 1
+        # longest: length first, rank total breaks ties; strongest: the rank total
+        key = length * 1000 + strength if policy == 0 else strength * 100 + length
+        if key > best_key:
+            best_key = key
+            best = s
+    return best
+
+
+@nb.njit(inline="always", cache=True)
+def choose_friend(policy, hand, trump, st):
+    """Friend call (TF-5.2): an internal card id, or -1 for no friend.
+
+    ``highest``: the strongest card of the trump suit (of the longest suit in no trump) that
+    the declarer does not hold.  ``random``: uniform over no friend and the 42 cards not held.
+    """
+    if policy == 1:
+        return -1
+    if policy == 2:
+        k = below(st, 43)
+        if k == 42:
+            return -1
+        return nth_bit(_ALL & ~hand, k)
+    suit = trump
+    if suit == NO_TRUMP:
+        suit = 0
+        best_len = -1
+        for s in range(4):
+            length = popcount(suit_mask(hand, s))
+            if length > best_len:
+                best_len = length
+                suit = s
+    missing = (~suit_mask(hand, suit)) & _SUIT
+    if missing == 0:  # holds the whole suit: ask for the best card missing anywhere
+        return highest_bit(_ALL & ~hand)
+    return 13 * suit + highest_bit(missing)

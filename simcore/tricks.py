@@ -1,0 +1,96 @@
+"""Shared trick-taking kernels: legal cards and trick winners.
+
+Engines work on *internal* card ids: ``13 * suit + strength`` where, within a suit, a higher
+bit is a stronger card under that game's rank order (Trump Friend's 3-2-A-K-...-4, Spades'
+A-K-...-2, Euchre's bowers).  :class:`RankOrder` builds the permutation between the public ids of
+:mod:`simcore.cards` and the internal ones, so a game converts once at its boundary and every
+comparison inside the hot loop is a plain integer comparison.
+
+``trump`` is a suit 0-3, or any other value (by convention 4 or -1) for no trump.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore.cards import RANKS, SUIT_BITS, bit, highest_bit, suit_mask
+
+
+class RankOrder:
+    """A rank order within each suit, lowest first, e.g. ``"456789TJQKA23"``.
+
+    ``to_internal[c]`` maps a public card id to the internal id, ``to_public`` back.
+    """
+
+    def __init__(self, low_to_high: str):
+        if sorted(low_to_high) != sorted(RANKS):
+            raise ValueError(f"rank order must use each of {RANKS} once")
+        strength = {r: i for i, r in enumerate(low_to_high)}
+        self.low_to_high = low_to_high
+        self.to_internal = np.empty(52, np.int64)
+        for c in range(52):
+            self.to_internal[c] = 13 * (c // 13) + strength[RANKS[c % 13]]
+        self.to_public = np.empty(52, np.int64)
+        self.to_public[self.to_internal] = np.arange(52)
+
+
+@nb.njit(inline="always", cache=True)
+def remap_hand(mask, table):
+    """Re-express a hand bitmask through a card-id permutation ``table``."""
+    out = np.uint64(0)
+    m = np.uint64(mask)
+    while m:
+        low = m & (~m + np.uint64(1))
+        c = highest_bit(low)
+        out |= bit(table[c])
+        m ^= low
+    return out
+
+
+@nb.njit(inline="always", cache=True)
+def follow_mask(hand, led_suit):
+    """Legal cards when ``led_suit`` was led: that suit if held, otherwise the whole hand."""
+    same = np.uint64(hand) & (SUIT_BITS << np.uint64(13 * led_suit))
+    return same if same else np.uint64(hand)
+
+
+@nb.njit(inline="always", cache=True)
+def beats(card, best, trump):
+    """Does ``card`` beat the trick's current best card ``best`` (internal ids)?
+
+    The led suit is implied: ``best`` is either of the led suit or a trump, so a card beats
+    it only by being higher in the same suit, or a trump over a non-trump.
+    """
+    cs = card // 13
+    bs = best // 13
+    if cs == bs:
+        return card > best
+    return cs == trump
+
+
+@nb.njit(inline="always", cache=True)
+def trick_winner(cards, n, trump):
+    """Position (0..n-1) of the winning card among ``cards[:n]``, ``cards[0]`` led."""
+    best = 0
+    for i in range(1, n):
+        if beats(cards[i], cards[best], trump):
+            best = i
+    return best
+
+
+@nb.njit(inline="always", cache=True)
+def highest_in_suit(mask, suit):
+    """Internal id of the strongest card of ``suit`` in ``mask`` (-1 if none)."""
+    s = suit_mask(mask, suit)
+    if s == 0:
+        return -1
+    return 13 * suit + highest_bit(s)
+
+
+@nb.njit(inline="always", cache=True)
+def is_master(card, unseen):
+    """True when no card in ``unseen`` (cards not played and not held) beats ``card`` in suit."""
+    s = card // 13
+    above = suit_mask(unseen, s) >> np.uint64(card % 13 + 1)
+    return above == 0
