@@ -8,6 +8,8 @@ from simcore.errors import SimcoreError
 
 _MODULES = {
     "trump-friend": "simcore.games.trump_friend",
+    "spades": "simcore.games.spades",
+    "euchre": "simcore.games.euchre",
 }
 
 NAMES = tuple(_MODULES)
@@ -18,4 +20,10 @@ def get(name: str):
     key = name.strip().lower().replace("_", "-")
     if key not in _MODULES:
         raise SimcoreError(f"unknown game {name!r}; known: {', '.join(_MODULES)}")
-    return importlib.import_module(_MODULES[key]).GAME
+    try:
+        module = importlib.import_module(_MODULES[key])
+    except ModuleNotFoundError as e:
+        if e.name != _MODULES[key]:
+            raise
+        raise SimcoreError(f"game {key!r} is not available in this version of simcore") from None
+    return module.GAME
