@@ -1,2 +1,321 @@
-def load(*a): pass
-def simulate(*a): pass
+"""Batch runs: chunks of deals (or games) computed in parallel, streamed to Parquet parts.
+
+A run folder holds ``manifest.json`` (how the run was made and which chunks are done) and
+``hands/part-NNNNN.parquet`` (plus ``games/part-NNNNN.parquet`` in game mode).  Every part is
+written to a temporary file and renamed into place, then the manifest is rewritten the same
+way, so a run killed at any moment loses nothing already written and ``resume=True`` finishes
+it with exactly the rows an uninterrupted run would have produced: chunk k always covers the
+same deals, and every deal's randomness depends on (seed, deal) only.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime as _dt
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numba
+import polars as pl
+from tqdm import tqdm
+
+from simcore import __version__, games
+from simcore.errors import SimcoreError
+
+MANIFEST = "manifest.json"
+DEFAULT_CHUNK = {"hands": 250_000, "games": 10_000}
+MAX_DEALS = 2**48  # deal ids must fit the game-mode id layout (game << 16 | hand_no)
+
+
+@dataclass
+class Run:
+    """A finished run: where it is (``path`` is None for an in-memory run) and its tables."""
+
+    manifest: dict[str, Any]
+    path: Path | None = None
+    _frames: dict[str, pl.DataFrame] = field(default_factory=dict, repr=False)
+
+    def hands(self) -> pl.LazyFrame:
+        return self._table("hands")
+
+    def games(self) -> pl.LazyFrame:
+        if self.manifest["mode"] != "games":
+            raise SimcoreError("this run was made in hands mode: it has no games table")
+        return self._table("games")
+
+    def _table(self, name: str) -> pl.LazyFrame:
+        if self.path is None:
+            return self._frames[name].lazy()
+        return load(self.path, name)
+
+
+def load(path: str | os.PathLike, table: str = "hands") -> pl.LazyFrame:
+    """The ``hands`` (or ``games``) table of a run folder as a polars LazyFrame."""
+    folder = Path(path)
+    if not (folder / MANIFEST).is_file():
+        raise SimcoreError(f"{folder} is not a simcore run folder (no {MANIFEST})")
+    if table not in ("hands", "games"):
+        raise SimcoreError(f"unknown table {table!r}: use hands or games")
+    parts = sorted((folder / table).glob("part-*.parquet"))
+    if not parts:
+        raise SimcoreError(f"{folder} has no {table} parts yet")
+    return pl.scan_parquet(parts)
+
+
+def simulate(
+    game: str,
+    deals: int,
+    *,
+    seed: int = 0,
+    out: str | os.PathLike | None = None,
+    threads: int | None = None,
+    mode: str = "hands",
+    policy=None,
+    rules: dict[str, Any] | None = None,
+    log_plays: bool = False,
+    resume: bool = False,
+    quiet: bool = True,
+    chunk_size: int | None = None,
+) -> Run:
+    """Simulate ``deals`` hands (or whole games with ``mode="games"``) of ``game``.
+
+    ``policy`` is a list of ``--policy`` strings (``"heuristic"``, ``"2=random"``,
+    ``"trump=notrump"``) or a dict such as ``{0: my_jitted_policy, "trump": "random"}``.
+    ``rules`` maps rules options to values.  With ``out`` the rows stream to Parquet parts in
+    that folder; without it they stay in memory.  Returns a :class:`Run`.
+    """
+    spec = _plan(game, deals, seed, mode, policy, rules, log_plays, chunk_size)
+    _set_threads(threads)
+    if out is None:
+        return _run_in_memory(spec)
+    folder = Path(out)
+    manifest = _open_folder(folder, spec, resume)
+    _run_chunks(folder, manifest, spec, quiet)
+    return Run(manifest, folder)
+
+
+# ---------------------------------------------------------------- planning and validation
+
+
+@dataclass
+class _Spec:
+    game: Any
+    rules: Any
+    choice: Any
+    identity: dict[str, Any]
+
+    @property
+    def mode(self) -> str:
+        return self.identity["mode"]
+
+
+def _plan(game_name, deals, seed, mode, policy, rules, log_plays, chunk_size) -> _Spec:
+    game = games.get(game_name)
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals <= 0:
+        raise SimcoreError(f"the number of deals must be a positive whole number, not {deals!r}")
+    if deals > MAX_DEALS:
+        raise SimcoreError(f"at most {MAX_DEALS} deals per run")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise SimcoreError(f"the seed must be a whole number from 0 to 2**64-1, not {seed!r}")
+    if mode not in DEFAULT_CHUNK:
+        raise SimcoreError(f"unknown mode {mode!r}: use hands or games")
+    chunk = DEFAULT_CHUNK[mode] if chunk_size is None else chunk_size
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk <= 0:
+        raise SimcoreError(f"the chunk size must be a positive whole number, not {chunk!r}")
+    rules_obj = game.rules_cls.from_options(rules)
+    choice = game.policies_from_specs(policy)
+    identity = {
+        "game": game.name,
+        "mode": mode,
+        "deals": deals,
+        "seed": seed,
+        "rules": rules_obj.to_dict(),
+        "policies": choice.to_dict(),
+        "log_plays": bool(log_plays),
+        "chunk_size": min(chunk, deals),
+    }
+    return _Spec(game, rules_obj, choice, identity)
+
+
+def _set_threads(threads):
+    if threads is None:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        return
+    most = numba.config.NUMBA_NUM_THREADS
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
+        raise SimcoreError(f"--threads must be a whole number from 1 to {most}, not {threads!r}")
+    numba.set_num_threads(threads)
+
+
+def _chunks(identity) -> list[dict[str, Any]]:
+    size, total = identity["chunk_size"], identity["deals"]
+    return [
+        {"index": i, "start": start, "count": min(size, total - start), "status": "pending"}
+        for i, start in enumerate(range(0, total, size))
+    ]
+
+
+# ---------------------------------------------------------------- the run folder
+
+
+def _open_folder(folder: Path, spec: _Spec, resume: bool) -> dict[str, Any]:
+    """Create or reopen a run folder; refuse anything that could damage existing results."""
+    if folder.exists() and not folder.is_dir():
+        raise SimcoreError(f"{folder} exists and is not a folder")
+    manifest_path = folder / MANIFEST
+    if manifest_path.is_file():
+        manifest = _read_manifest(manifest_path)
+        if not resume:
+            state = "a finished run" if manifest.get("finished") else "an unfinished run (add --resume to finish it)"
+            raise SimcoreError(f"{folder} already holds {state}; choose another --out")
+        different = [k for k, v in spec.identity.items() if manifest.get(k) != v]
+        if different:
+            raise SimcoreError(
+                f"cannot resume {folder}: it was made with other options ({', '.join(different)} differ)"
+            )
+        return manifest
+    if folder.is_dir() and any(folder.iterdir()):
+        raise SimcoreError(f"{folder} is not empty and holds no simcore run; choose another --out")
+    try:
+        for sub in _tables(spec.mode):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        manifest = {
+            "simcore_version": __version__,
+            **spec.identity,
+            "omniscient": [p for p in spec.identity["policies"]["seats"] if p in spec.game.omniscient],
+            "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "finished": False,
+            "chunks": _chunks(spec.identity),
+        }
+        _write_manifest(folder, manifest)
+    except OSError as e:
+        raise SimcoreError(f"cannot write to {folder}: {e.strerror or e}") from None
+    return manifest
+
+
+def _tables(mode: str) -> tuple[str, ...]:
+    return ("hands", "games") if mode == "games" else ("hands",)
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise SimcoreError(f"cannot read {path}: {e}") from None
+
+
+def _write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
+    _atomic_write(folder / MANIFEST, lambda f: f.write(json.dumps(manifest, indent=1).encode()))
+
+
+def _atomic_write(path: Path, write) -> None:
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    with open(tmp, "wb") as f:
+        write(f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _part_name(index: int) -> str:
+    return f"part-{index:05d}.parquet"
+
+
+def _part_metadata(identity: dict[str, Any], chunk: dict[str, Any]) -> dict[str, str]:
+    return {"simcore": json.dumps({"simcore_version": __version__, **identity,
+                                   "chunk": chunk["index"], "start": chunk["start"]})}
+
+
+def _part_is_complete(folder: Path, spec: _Spec, chunk: dict[str, Any]) -> bool:
+    """A part left by a killed run counts only if every table's file is there and says it
+    belongs to this run and chunk (it was renamed into place, so it is whole)."""
+    for table in _tables(spec.mode):
+        path = folder / table / _part_name(chunk["index"])
+        try:
+            meta = json.loads(pl.read_parquet_metadata(path).get("simcore", "{}"))
+        except Exception:
+            return False
+        if meta.get("chunk") != chunk["index"] or any(meta.get(k) != v for k, v in spec.identity.items()):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- running
+
+
+def _compute(spec: _Spec, chunk: dict[str, Any]) -> dict[str, pl.DataFrame]:
+    ident = spec.identity
+    if spec.mode == "hands":
+        frame = spec.game.run_hands(ident["seed"], chunk["start"], chunk["count"], spec.rules,
+                                    spec.choice, ident["log_plays"])
+        return {"hands": frame}
+    hands, game_rows = spec.game.run_games(ident["seed"], chunk["start"], chunk["count"],
+                                           spec.rules, spec.choice, ident["log_plays"])
+    return {"hands": hands, "games": game_rows}
+
+
+def _run_in_memory(spec: _Spec) -> Run:
+    parts: dict[str, list[pl.DataFrame]] = {}
+    for chunk in _chunks(spec.identity):
+        for table, frame in _compute(spec, chunk).items():
+            parts.setdefault(table, []).append(frame)
+    frames = {table: pl.concat(fs) for table, fs in parts.items()}
+    manifest = {"simcore_version": __version__, **spec.identity, "finished": True}
+    return Run(manifest, None, frames)
+
+
+def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool) -> None:
+    for table in _tables(spec.mode):
+        for stale in (folder / table).glob(".part-*.tmp-*"):
+            stale.unlink(missing_ok=True)
+    todo = []
+    for chunk in manifest["chunks"]:
+        if chunk["status"] != "done" and _part_is_complete(folder, spec, chunk):
+            chunk["status"] = "done"
+        if chunk["status"] != "done":
+            todo.append(chunk)
+    unit = "games" if spec.mode == "games" else "hands"
+    done = spec.identity["deals"] - sum(c["count"] for c in todo)
+    bar = tqdm(total=spec.identity["deals"], initial=done, unit=unit, unit_scale=True,
+               desc=f"{spec.game.name}", disable=quiet or not sys.stderr.isatty(),
+               smoothing=0.1, dynamic_ncols=True)
+    # Writing part k overlaps computing part k+1: the kernels release the GIL (nogil) and
+    # polars writes outside it.  At most one part waits in memory.
+    with bar, concurrent.futures.ThreadPoolExecutor(max_workers=1) as writer:
+        pending = None
+        try:
+            for chunk in todo:
+                frames = _compute(spec, chunk)
+                if pending is not None:
+                    _finish(folder, manifest, *pending, bar)
+                pending = (writer.submit(_write_part, folder, spec, chunk, frames), chunk)
+            if pending is not None:
+                _finish(folder, manifest, *pending, bar)
+                pending = None
+        finally:
+            if pending is not None:  # interrupted: keep what is already on its way to disk
+                try:
+                    _finish(folder, manifest, *pending, bar)
+                except Exception:
+                    pass
+    manifest["finished"] = all(c["status"] == "done" for c in manifest["chunks"])
+    _write_manifest(folder, manifest)
+
+
+def _write_part(folder: Path, spec: _Spec, chunk: dict[str, Any], frames: dict[str, pl.DataFrame]):
+    meta = _part_metadata(spec.identity, chunk)
+    for table, frame in frames.items():
+        _atomic_write(folder / table / _part_name(chunk["index"]),
+                      lambda f, frame=frame: frame.write_parquet(f, metadata=meta))
+    return sum(frame.height for frame in frames.values())
+
+
+def _finish(folder, manifest, future, chunk, bar) -> None:
+    future.result()
+    chunk["status"] = "done"
+    _write_manifest(folder, manifest)
+    bar.update(chunk["count"])

@@ -57,9 +57,22 @@ def uniform(st):
 
 @nb.njit(inline="always", cache=True)
 def shuffle(st, deck, n):
-    """Fisher-Yates shuffle of deck[:n] in place."""
-    for i in range(n - 1, 0, -1):
-        j = below(st, i + 1)
+    """Fisher-Yates shuffle of deck[:n] in place (n < 2**16).
+
+    Each 64-bit output serves two swaps, 32 random bits each (Lemire's multiply-shift; the
+    bias is below n / 2**32).
+    """
+    i = n - 1
+    while i > 0:
+        r = next_u64(st)
+        j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
+        i -= 1
+        if i > 0:
+            j = np.int64(((r & np.uint64(0xFFFFFFFF)) * np.uint64(i + 1)) >> np.uint64(32))
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+            i -= 1

@@ -33,6 +33,11 @@ class RankOrder:
             self.to_internal[c] = 13 * (c // 13) + strength[RANKS[c % 13]]
         self.to_public = np.empty(52, np.int64)
         self.to_public[self.to_internal] = np.arange(52)
+        # 13-bit suit pattern (internal order) -> the same cards as a public 13-bit pattern
+        self.suit_to_public = np.zeros(1 << 13, np.uint64)
+        perm = [self.to_public[r] for r in range(13)]  # internal rank -> public rank (suit 0)
+        for pattern in range(1 << 13):
+            self.suit_to_public[pattern] = sum(1 << perm[r] for r in range(13) if pattern >> r & 1)
 
 
 @nb.njit(inline="always", cache=True)
@@ -45,6 +50,15 @@ def remap_hand(mask, table):
         c = highest_bit(low)
         out |= bit(table[c])
         m ^= low
+    return out
+
+
+@nb.njit(inline="always", cache=True)
+def remap_by_suit(mask, suit_table):
+    """Re-express a hand through a per-suit rank permutation table (4 look-ups)."""
+    out = np.uint64(0)
+    for s in range(4):
+        out |= suit_table[suit_mask(mask, s)] << np.uint64(13 * s)
     return out
 
 

@@ -11,10 +11,11 @@ import numpy as np
 from simcore.games.base import rebind
 from simcore.cards import bit, highest_bit, lowest_bit, popcount
 from simcore.rng import below, shuffle, stream_key
-from simcore.tricks import follow_mask, remap_hand, trick_winner
+from simcore.tricks import follow_mask, remap_by_suit, trick_winner
 from simcore.games.trump_friend.layout import (
     N_SEATS,
     N_TRICKS,
+    SUIT_TO_PUBLIC,
     SV_DELTA,
     SV_POINTS,
     SV_TOTAL,
@@ -152,8 +153,8 @@ def play_and_record(st, deck, hands, view, points, delta, seed, deal_id, declare
     rec = out[row]  # taken here, not passed in: an inlined record argument is a copy
     kitty = deal(st, deck, hands)
     for s in range(N_SEATS):
-        dealt[row, s] = remap_hand(hands[s], TO_PUBLIC)
-    rec.kitty = remap_hand(kitty, TO_PUBLIC)
+        dealt[row, s] = remap_by_suit(hands[s], SUIT_TO_PUBLIC)
+    rec.kitty = remap_by_suit(kitty, SUIT_TO_PUBLIC)
     dhand = hands[declarer]
     trump = choose_trump(trump_policy, dhand, st)
     friend = choose_friend(friend_policy, dhand, trump, st)

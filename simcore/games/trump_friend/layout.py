@@ -11,6 +11,7 @@ from simcore.tricks import RankOrder
 ORDER = RankOrder("456789TJQKA23")  # TF-3, lowest first
 TO_INTERNAL = ORDER.to_internal
 TO_PUBLIC = ORDER.to_public
+SUIT_TO_PUBLIC = ORDER.suit_to_public
 
 N_SEATS = 5
 N_TRICKS = 10

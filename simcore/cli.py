@@ -1,0 +1,156 @@
+"""The ``simcore`` command line.
+
+    simcore simulate GAME --deals N [--seed S] [--threads T] [--out DIR] [--mode hands|games]
+                     [--policy NAME | --policy SEAT=NAME | --policy DECISION=NAME ...]
+                     [--rules KEY=VALUE ...] [--log-plays] [--resume] [--quiet]
+    simcore analyze NAME --data DIR --out DIR
+    simcore describe GAME
+
+Bad input is reported as one line on stderr with exit status 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from simcore.errors import SimcoreError
+
+GAME_NAMES = ("trump-friend", "euchre", "dummy", "spades", "gin-rummy")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, like every other simcore error
+        raise SimcoreError(message)
+
+
+def _whole_number(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    return value
+
+
+def _key_values(items: list[str], what: str) -> dict[str, str]:
+    result = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise SimcoreError(f"{what} {item!r} must look like KEY=VALUE")
+        result[key.strip()] = value.strip()
+    return result
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="simcore",
+        description="Simulate millions of card-game deals and turn them into answers.",
+    )
+    from simcore import __version__
+
+    parser.add_argument("--version", action="version", version=f"simcore {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    sim = sub.add_parser("simulate", help="run a batch of deals or games to Parquet",
+                         description="Run a batch of deals (or whole games) and write Parquet parts.")
+    sim.add_argument("game", metavar="GAME", help="one of: " + ", ".join(GAME_NAMES))
+    sim.add_argument("--deals", "-n", type=_whole_number, required=True,
+                     help="number of hands (games in --mode games)")
+    sim.add_argument("--seed", type=_whole_number, default=0, help="master seed (default 0)")
+    sim.add_argument("--threads", type=_whole_number, default=None,
+                     help="worker threads (default: all cores)")
+    sim.add_argument("--out", default=None,
+                     help="output folder (default: data/GAME-MODE-sSEED-nN)")
+    sim.add_argument("--mode", choices=("hands", "games"), default="hands",
+                     help="hands: N independent hands; games: N games played to the target")
+    sim.add_argument("--policy", action="extend", nargs="+", default=[], metavar="SPEC",
+                     help="NAME for every seat, SEAT=NAME, or DECISION=NAME (see `simcore describe GAME`)")
+    sim.add_argument("--rules", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
+                     help="rules options (see `simcore describe GAME`)")
+    sim.add_argument("--log-plays", action="store_true", help="add plays and trick_winners lists")
+    sim.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
+    sim.add_argument("--chunk-size", type=_whole_number, default=None,
+                     help="deals (games) per Parquet part (default 250000 hands / 10000 games)")
+    sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+    ana = sub.add_parser("analyze", help="turn a run into a chart and a table",
+                         description="Run one analysis over a run folder.")
+    ana.add_argument("name", metavar="NAME", help="analysis name (see `simcore analyze list x`)")
+    ana.add_argument("--data", required=True, help="a run folder made by simcore simulate")
+    ana.add_argument("--out", required=True, help="folder for the chart and table")
+
+    desc = sub.add_parser("describe", help="list a game's rules options and policies")
+    desc.add_argument("game", metavar="GAME")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return _dispatch(args)
+    except SimcoreError as e:
+        print(f"simcore: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("simcore: interrupted; parts already written are kept (rerun with --resume)",
+              file=sys.stderr)
+        return 130
+
+
+def _dispatch(args) -> int:
+    if args.command == "simulate":
+        return _simulate(args)
+    if args.command == "analyze":
+        from analyses import run_analysis
+
+        written = run_analysis(args.name, args.data, args.out)
+        for path in written:
+            print(path)
+        return 0
+    if args.command == "describe":
+        return _describe(args.game)
+    raise SimcoreError(f"unknown command {args.command!r}")
+
+
+def _simulate(args) -> int:
+    from simcore.batch import simulate
+
+    out = args.out or f"data/{args.game}-{args.mode}-s{args.seed}-n{args.deals}"
+    run = simulate(
+        args.game,
+        args.deals,
+        seed=args.seed,
+        out=out,
+        threads=args.threads,
+        mode=args.mode,
+        policy=args.policy,
+        rules=_key_values(args.rules, "--rules"),
+        log_plays=args.log_plays,
+        resume=args.resume,
+        quiet=args.quiet,
+        chunk_size=args.chunk_size,
+    )
+    if not args.quiet:
+        print(f"wrote {run.path}", file=sys.stderr)
+    return 0
+
+
+def _describe(name: str) -> int:
+    from simcore import games
+
+    game = games.get(name)
+    print(f"{game.name}: {game.n_seats} seats")
+    print("rules options (--rules KEY=VALUE):")
+    for line in game.rules_cls.describe():
+        print(f"  {line}")
+    print(f"play policies (--policy NAME or SEAT=NAME; default {game.default_play}):")
+    print("  " + ", ".join(game.play_policies))
+    for decision, names in game.decisions.items():
+        print(f"{decision} policies (--policy {decision}=NAME; default {game.default_decisions[decision]}):")
+        print("  " + ", ".join(names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
