@@ -84,13 +84,23 @@ def beats(card, best, trump):
 
 
 @nb.njit(inline="always", cache=True)
-def trick_winner(cards, n, trump):
-    """Position (0..n-1) of the winning card among ``cards[:n]``, ``cards[0]`` led."""
+def trick_winner_at(cards, start, n, trump):
+    """Position (0..n-1) of the winning card among ``cards[start:start+n]``, the first led.
+
+    Engines keep the current trick inside a larger state array; indexing at an offset avoids
+    a slice, whose reference counting costs more than the comparison itself.
+    """
     best = 0
     for i in range(1, n):
-        if beats(cards[i], cards[best], trump):
+        if beats(cards[start + i], cards[start + best], trump):
             best = i
     return best
+
+
+@nb.njit(inline="always", cache=True)
+def trick_winner(cards, n, trump):
+    """Position (0..n-1) of the winning card among ``cards[:n]``, ``cards[0]`` led."""
+    return trick_winner_at(cards, 0, n, trump)
 
 
 @nb.njit(inline="always", cache=True)

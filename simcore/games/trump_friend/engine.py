@@ -11,7 +11,7 @@ import numpy as np
 from simcore.games.base import rebind
 from simcore.cards import bit, highest_bit, lowest_bit, popcount
 from simcore.rng import below, shuffle, stream_key
-from simcore.tricks import follow_mask, remap_by_suit, trick_winner
+from simcore.tricks import follow_mask, remap_by_suit, trick_winner_at
 from simcore.games.trump_friend.layout import (
     N_SEATS,
     N_TRICKS,
@@ -129,7 +129,7 @@ def play_round(st, hands, declarer, trump, friend_card, policies, view, points, 
             if plays.shape[0] > 0:
                 plays[row, k] = TO_PUBLIC[card]
             k += 1
-        pos = trick_winner(view[V_TRICK_CARDS : V_TRICK_CARDS + N_SEATS], N_SEATS, trump)  # TF-8
+        pos = trick_winner_at(view, V_TRICK_CARDS, N_SEATS, trump)  # TF-8
         winner = (leader + pos) % N_SEATS
         trick = np.uint64(0)
         for i in range(N_SEATS):

@@ -15,7 +15,7 @@ import numpy as np
 
 from simcore.cards import bit, highest_bit, lowest_bit, nth_bit, popcount, suit_mask
 from simcore.rng import below
-from simcore.tricks import beats, is_master, trick_winner
+from simcore.tricks import beats, is_master, trick_winner_at
 from simcore.games.trump_friend.layout import (
     NO_TRUMP,
     N_SEATS,
@@ -130,16 +130,16 @@ def heuristic_play(seat, hand, legal, view, st):
     unseen = _ALL & ~(hand | np.uint64(view[V_PLAYED]))
     if n == 0:
         return _lead(hand, legal, trump, unseen, relation(seat, view[V_DECLARER], hand, view))
-    cards = view[V_TRICK_CARDS : V_TRICK_CARDS + N_SEATS]
-    best_pos = trick_winner(cards, n, trump)
-    best = cards[best_pos]
+    best_pos = trick_winner_at(view, V_TRICK_CARDS, n, trump)
+    best = view[V_TRICK_CARDS + best_pos]
+    led = view[V_TRICK_CARDS] // 13
     best_seat = (view[V_LEADER] + best_pos) % N_SEATS
     last = n == N_SEATS - 1
     trick_points = 0
     for i in range(n):
-        trick_points += card_points(cards[i])
+        trick_points += card_points(view[V_TRICK_CARDS + i])
     if relation(seat, best_seat, hand, view) == 1:
-        if last or _holds(best, unseen, trump, cards[0] // 13):
+        if last or _holds(best, unseen, trump, led):
             feed = legal & POINT_CARDS
             if feed:
                 return _most_points(feed)
@@ -159,7 +159,7 @@ def heuristic_play(seat, hand, legal, view, st):
         while m:
             c = lowest_bit(m)
             m &= m - np.uint64(1)
-            if _holds(c, unseen, trump, cards[0] // 13):
+            if _holds(c, unseen, trump, led):
                 safe |= bit(c)
         if safe:
             return _cheapest_winner(safe)
