@@ -36,6 +36,18 @@ def stream_key(seed, a, b, c):
 
 
 @nb.njit(inline="always", cache=True)
+def policy_key(deal_key):
+    """The key of the policies' sibling stream of a deal.
+
+    The sum of two different mixes of the deal key has no simple inverse, so the state a
+    policy holds does not lead back to the deal's stream (and so to the other hands).  This
+    guards against accidents, not adversaries: it is not cryptographic.
+    """
+    k = np.uint64(deal_key)
+    return mix64(k ^ _TAG_A) + mix64(k + _TAG_C)
+
+
+@nb.njit(inline="always", cache=True)
 def next_u64(st):
     s = st[0] + GOLDEN
     st[0] = s

@@ -21,10 +21,11 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
-def option(default, *, choices=None, minimum=None, help=""):
+def option(default, *, choices=None, minimum=None, maximum=None, help=""):
     """A rules option: its default, the values it accepts, and one line of help."""
     return dataclasses.field(
-        default=default, metadata={"choices": choices, "minimum": minimum, "help": help}
+        default=default,
+        metadata={"choices": choices, "minimum": minimum, "maximum": maximum, "help": help},
     )
 
 
@@ -56,8 +57,11 @@ class RulesBase:
                     f"rules option {f.name}={value!r} for {self.game_name} must be one of "
                     + ", ".join(map(str, choices))
                 )
+            maximum = f.metadata.get("maximum")
             if minimum is not None and value < minimum:
                 raise SimcoreError(f"rules option {f.name}={value} must be at least {minimum}")
+            if maximum is not None and value > maximum:
+                raise SimcoreError(f"rules option {f.name}={value} must be at most {maximum}")
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

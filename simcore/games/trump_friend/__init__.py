@@ -71,11 +71,13 @@ def _log_arrays(rows: int, log_plays: bool):
 
 
 def _check(bad: np.ndarray):
-    if bad.sum():
+    if bad[:, 0].sum():
         raise SimcoreError(
-            f"a play policy returned an illegal card in {int(bad.sum())} hands "
+            f"a play policy returned an illegal card in {int(bad[:, 0].sum())} hands "
             "(a policy must return an internal card id from `legal`)"
         )
+    if bad[:, 1].sum():
+        raise SimcoreError(f"{int(bad[:, 1].sum())} games were still running after 65,535 rounds")
 
 
 def _hand_frame(out, dealt, seat_values, plays, winners, log_plays, game_mode):
@@ -95,7 +97,7 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     dealt = np.zeros((count, 5), np.uint64)
     seat_values = np.zeros((count, layout.N_SEAT_VALUES, 5), np.int16)
     plays, winners = _log_arrays(count, log_plays)
-    bad = np.zeros(_n_blocks(count), np.int64)
+    bad = np.zeros((_n_blocks(count), 2), np.int64)
     hands_kernel(np.uint64(seed), np.int64(start), out, dealt, seat_values,
                  *_common(rules, choice), plays, winners, bad)
     _check(bad)
@@ -113,7 +115,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     games = np.zeros(count, layout.GAME_ROW)
     finals = np.zeros((count, 5), np.int16)
     blocks = _n_blocks(count)
-    bad = np.zeros(blocks, np.int64)
+    bad = np.zeros((blocks, 2), np.int64)
     first, *decl = _common(rules, choice)
     limit = (np.int64(rules.losing_line), rules.end_at == "exceed")
 

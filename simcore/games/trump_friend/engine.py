@@ -9,9 +9,9 @@ import numba as nb
 import numpy as np
 
 from simcore.games.base import rebind
-from simcore.cards import bit, highest_bit, lowest_bit, popcount
-from simcore.rng import below, shuffle, stream_key
-from simcore.tricks import follow_mask, remap_by_suit, trick_winner_at
+from simcore.cards import SUIT_BITS, bit, highest_bit, suit_mask
+from simcore.rng import below, policy_key, shuffle, stream_key
+from simcore.tricks import follow_mask, remap_by_suit, trick_winner
 from simcore.games.trump_friend.layout import (
     N_SEATS,
     N_TRICKS,
@@ -33,7 +33,7 @@ from simcore.games.trump_friend.layout import (
     V_TRUMP,
     VIEW_SIZE,
 )
-from simcore.games.trump_friend.policies import builtin_play, choose_friend, choose_trump, mask_points
+from simcore.games.trump_friend.policies import builtin_play, card_points, choose_friend, choose_trump
 
 _ALL = np.uint64((1 << 52) - 1)
 
@@ -89,10 +89,13 @@ def score(points, declarer, friend_seat, no_friend, delta):
 
 
 @nb.njit(inline="always", cache=True)
-def play_round(st, hands, declarer, trump, friend_card, policies, view, points, plays, winners, row):
+def play_round(pst, hands, trick, declarer, trump, friend_card, policies, view, points, plays,
+               winners, row):
     """Play the 10 tricks of a round (TF-6 ... TF-10); fills ``points`` per seat.
 
-    ``hands`` are consumed.  Returns the seat that played the friend card (-1 if nobody did).
+    ``hands`` are consumed.  ``view`` is what policies see; the engine never reads it back
+    (a policy may scribble on it), keeping the trick's cards in its own ``trick`` array.
+    Returns the seat that played the friend card, -1 if nobody did, -2 on an illegal play.
     """
     view[V_DECLARER] = declarer
     view[V_TRUMP] = trump
@@ -104,6 +107,7 @@ def play_round(st, hands, declarer, trump, friend_card, policies, view, points, 
         points[s] = 0
     for c in range(52):
         view[V_PLAYED_BY + c] = -1
+    friend_seat = -1
     leader = (declarer + 1) % N_SEATS  # TF-6
     k = 0
     for t in range(N_TRICKS):
@@ -115,60 +119,65 @@ def play_round(st, hands, declarer, trump, friend_card, policies, view, points, 
             seat = (leader + i) % N_SEATS
             hand = hands[seat]
             legal = hand if i == 0 else follow_mask(hand, led_suit)  # TF-7
-            card = play(policies[seat], seat, hand, legal, view, st)
+            card = play(policies[seat], seat, hand, legal, view, pst)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 return -2  # an illegal choice (only a user policy can make one)
             if i == 0:
                 led_suit = card // 13
             hands[seat] = hand & ~bit(card)
+            trick[i] = card
             view[V_TRICK_CARDS + i] = card
             view[V_PLAYED] |= np.int64(1) << np.int64(card)
             view[V_PLAYED_BY + card] = seat
             if card == friend_card:
+                friend_seat = seat
                 view[V_FRIEND_SEAT] = seat  # TF-5.5: the friend is revealed
             if plays.shape[0] > 0:
                 plays[row, k] = TO_PUBLIC[card]
             k += 1
-        pos = trick_winner_at(view, V_TRICK_CARDS, N_SEATS, trump)  # TF-8
-        winner = (leader + pos) % N_SEATS
-        trick = np.uint64(0)
+        winner = (leader + trick_winner(trick, N_SEATS, trump)) % N_SEATS  # TF-8
+        p = 0
         for i in range(N_SEATS):
-            trick |= bit(view[V_TRICK_CARDS + i])
-        p = mask_points(trick)
+            p += card_points(trick[i])
         points[winner] += p
-        view[V_POINTS + winner] += p
+        view[V_POINTS + winner] = points[winner]
         if winners.shape[0] > 0:
             winners[row, t] = winner
         leader = winner  # TF-9
-    return view[V_FRIEND_SEAT]
+    return friend_seat
 
 
 @nb.njit(inline="always", cache=True)
-def play_and_record(st, deck, hands, view, points, delta, seed, deal_id, declarer, rules_own,
-                    trump_policy, friend_policy, policies, out, dealt, seat_values, row, plays,
-                    winners, log_row):
+def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal_id, declarer,
+                    rules_own, trump_policy, friend_policy, policies, out, dealt, seat_values,
+                    row, plays, winners, log_row):
     """Deal, declare, play and score one round; write row ``row`` of ``out``, ``dealt`` and
     ``seat_values``.  Returns False if a policy made an illegal play (the row is incomplete).
+
+    ``st[0]`` is the deal's stream (set by the caller); policies draw from ``pst``, a sibling
+    stream derived one way from it, so a policy's random state never gives back the deal.
     """
+    pst[0] = policy_key(st[0])
     rec = out[row]  # taken here, not passed in: an inlined record argument is a copy
     kitty = deal(st, deck, hands)
     for s in range(N_SEATS):
         dealt[row, s] = remap_by_suit(hands[s], SUIT_TO_PUBLIC)
     rec.kitty = remap_by_suit(kitty, SUIT_TO_PUBLIC)
     dhand = hands[declarer]
-    trump = choose_trump(trump_policy, dhand, st)
-    friend = choose_friend(friend_policy, dhand, trump, st)
+    trump = choose_trump(trump_policy, dhand, pst)
+    friend = choose_friend(friend_policy, dhand, trump, pst)
     own = friend >= 0 and (dhand & bit(friend)) != 0
-    if own and not rules_own:  # TF-5.4 switched off: ask for the best card not held instead
-        friend = highest_bit(~dhand & _ALL)
+    if own and not rules_own:  # TF-5.4 switched off: name the best card of that suit not held
+        missing = ~suit_mask(dhand, friend // 13) & SUIT_BITS
+        friend = 13 * (friend // 13) + highest_bit(missing) if missing else highest_bit(~dhand & _ALL)
         own = False
     friend_holder = -1
     if friend >= 0:
         for s in range(N_SEATS):
             if hands[s] & bit(friend):
                 friend_holder = s
-    if play_round(st, hands, declarer, trump, friend, policies, view, points, plays, winners,
-                  log_row) == -2:
+    if play_round(pst, hands, trick, declarer, trump, friend, policies, view, points, plays,
+                  winners, log_row) == -2:
         return False
     team_friend = friend_holder if friend_holder != declarer else -1
     d, o = score(points, declarer, team_friend, friend < 0, delta)
@@ -205,12 +214,14 @@ def block_range(b, n, n_blocks):
 
 def hands_kernel(seed, start, out, dealt, seat_values, first, rules_own, trump_policy,
                  friend_policy, policies, plays, winners, bad):
-    """Hand rows ``start ..`` in parallel blocks; ``bad[b]`` counts illegal plays in block b."""
+    """Hand rows ``start ..`` in parallel blocks; ``bad[b, 0]`` counts illegal plays in block b."""
     n = out.shape[0]
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         st = np.zeros(1, np.uint64)
+        pst = np.zeros(1, np.uint64)
         deck = np.empty(52, np.int64)
+        trick = np.empty(N_SEATS, np.int64)
         hands = np.empty(N_SEATS, np.uint64)
         view = np.empty(VIEW_SIZE, np.int64)
         points = np.empty(N_SEATS, np.int64)
@@ -220,7 +231,8 @@ def hands_kernel(seed, start, out, dealt, seat_values, first, rules_own, trump_p
             k = start + i
             declarer = first_declarer(seed, k, first, st)
             st[0] = stream_key(seed, k, 0, 0)
-            if not play_and_record(st, deck, hands, view, points, delta, seed, k, declarer, rules_own,
+            if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, k,
+                                   declarer, rules_own,
                                    trump_policy, friend_policy, policies, out, dealt,
                                    seat_values, i, plays, winners, i):
                 bad[b] += 1
@@ -234,13 +246,16 @@ def games_kernel(seed, start, games, finals, out, dealt, seat_values, offsets, r
     With ``record`` false it only plays the games and fills ``games`` (hands per game, final
     scores, winners), using row b of ``out``, ``dealt`` and ``seat_values`` as block b's scratch; with ``record`` true ``out`` is
     sized to the total hands and hand rows go to ``offsets[g] + hand_no``.  Both passes play the
-    same games because every hand's stream is keyed by (seed, game, hand_no).
+    same games because every hand's stream is keyed by (seed, game, hand_no).  ``bad[b, 0]``
+    counts illegal plays, ``bad[b, 1]`` games stopped at 65,535 rounds.
     """
     n = games.shape[0]
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         st = np.zeros(1, np.uint64)
+        pst = np.zeros(1, np.uint64)
         deck = np.empty(52, np.int64)
+        trick = np.empty(N_SEATS, np.int64)
         hands = np.empty(N_SEATS, np.uint64)
         view = np.empty(VIEW_SIZE, np.int64)
         points = np.empty(N_SEATS, np.int64)
@@ -256,10 +271,10 @@ def games_kernel(seed, start, games, finals, out, dealt, seat_values, offsets, r
                 st[0] = stream_key(seed, game, hand_no + 1, 0)
                 row = offsets[g] + hand_no if record else np.int64(b)
                 deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
-                if not play_and_record(st, deck, hands, view, points, delta, seed, deal_id,
+                if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal_id,
                                        declarer, rules_own, trump_policy, friend_policy, policies,
                                        out, dealt, seat_values, row, plays, winners, row):
-                    bad[b] += 1
+                    bad[b, 0] += 1
                     break
                 rec = out[row]
                 lowest = 0
@@ -273,8 +288,8 @@ def games_kernel(seed, start, games, finals, out, dealt, seat_values, offsets, r
                 declarer = (declarer + 1) % N_SEATS  # TF-16
                 if lowest < -losing_line or (not exceed and lowest == -losing_line):
                     break  # TF-17
-                if hand_no >= 65535:
-                    bad[b] += 1
+                if hand_no >= 65535:  # hand_no is a u16 column
+                    bad[b, 1] += 1
                     break
             best = totals.max()
             grec = games[g]

@@ -35,7 +35,7 @@ from simcore.games.trump_friend.layout import (
 PLAY_POLICIES = {"random": 0, "heuristic": 1}
 USER_POLICY = -1
 TRUMP_POLICIES = {"longest": 0, "strongest": 1, "notrump": 2, "random": 3}
-FRIEND_POLICIES = {"highest": 0, "none": 1, "random": 2}
+FRIEND_POLICIES = {"highest": 0, "none": 1, "random": 2, "random_any": 3}
 
 _ALL = np.uint64((1 << 52) - 1)
 _SUIT = np.uint64(0x1FFF)
@@ -270,9 +270,14 @@ def choose_friend(policy, hand, trump, st):
 
     ``highest``: the strongest card of the trump suit (of the longest suit in no trump) that
     the declarer does not hold.  ``random``: uniform over no friend and the 42 cards not held.
+    ``random_any``: uniform over no friend and all 52 cards, the declarer's own included
+    (TF-5.4; with ``allow_own_card=false`` the engine overrules an own card).
     """
     if policy == 1:
         return -1
+    if policy == 3:
+        k = below(st, 53)
+        return -1 if k == 52 else k
     if policy == 2:
         k = below(st, 43)
         if k == 42:

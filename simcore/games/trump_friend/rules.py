@@ -10,7 +10,10 @@ from simcore.games.base import RulesBase, option
 class Rules(RulesBase):
     game_name: ClassVar[str] = "trump-friend"
 
-    losing_line: int = option(100, minimum=1, help="TF-14: a game ends when a score reaches -L")
+    losing_line: int = option(
+        100, minimum=1, maximum=30000,
+        help="TF-14: a game ends when a score reaches -L (at most 30000: scores are 16-bit)",
+    )
     end_at: str = option(
         "reach", choices=("reach", "exceed"), help="TF-17: end at score <= -L (reach) or < -L (exceed)"
     )
