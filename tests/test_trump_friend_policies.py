@@ -1,0 +1,52 @@
+"""Trump Friend policies: the heuristic plays better than random, and decision policies do
+what their names say."""
+
+import numpy as np
+import polars as pl
+
+import simcore
+from simcore.cards import parse_hand
+from simcore.games.trump_friend import layout, policies
+
+GAME = "trump-friend"
+
+
+def test_heuristic_seats_lose_fewer_points_than_random_seats():
+    hands = simcore.simulate(GAME, 40_000, seed=3, policy=["random", "0=heuristic", "2=heuristic"],
+                             rules={"first_declarer": "random"}).hands().collect()
+    heuristic = pl.concat([hands["delta0"], hands["delta2"]]).cast(pl.Float64)
+    random = pl.concat([hands["delta1"], hands["delta3"], hands["delta4"]]).cast(pl.Float64)
+    gap = heuristic.mean() - random.mean()
+    se = np.sqrt(heuristic.var() / heuristic.len() + random.var() / random.len())
+    assert gap > 5 * se, (gap, se)
+
+
+def test_heuristic_wins_more_games_than_its_share():
+    run = simcore.simulate(GAME, 600, seed=4, mode="games", policy=["random", "0=heuristic"],
+                           rules={"losing_line": 50})
+    games = run.games().collect()
+    share = games["winners"].list.contains(0).mean()
+    assert share > 0.27  # a fair share would be 1/5 (plus ties)
+
+
+def _internal(text):
+    from simcore.tricks import remap_hand
+
+    return remap_hand(np.uint64(parse_hand(text)), layout.TO_INTERNAL)
+
+
+def test_trump_calls_follow_their_definitions():
+    st = np.zeros(1, np.uint64)
+    # five clubs (low) and four spades (high): longest = clubs, strongest = spades
+    hand = _internal("4C 5C 6C 7C 8C 3S 2S AS KS 9D")
+    assert policies.choose_trump(0, hand, st) == 0
+    assert policies.choose_trump(1, hand, st) == 3
+    assert policies.choose_trump(2, hand, st) == layout.NO_TRUMP
+
+
+def test_highest_friend_is_the_best_trump_not_held():
+    st = np.zeros(1, np.uint64)
+    hand = _internal("3S AS KS 4C 5C 6C 7C 8C 9D 10D")
+    friend = policies.choose_friend(0, hand, 3, st)
+    assert layout.TO_PUBLIC[friend] == simcore.cards.parse_card("2S")
+    assert policies.choose_friend(1, hand, 3, st) == -1
