@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from simcore.errors import SimcoreError
 
@@ -117,6 +118,7 @@ def _simulate(args) -> int:
     from simcore.batch import simulate
 
     out = args.out or f"data/{args.game}-{args.mode}-s{args.seed}-n{args.deals}"
+    started = time.perf_counter()
     run = simulate(
         args.game,
         args.deals,
@@ -132,7 +134,10 @@ def _simulate(args) -> int:
         chunk_size=args.chunk_size,
     )
     if not args.quiet:
-        print(f"wrote {run.path}", file=sys.stderr)
+        seconds = time.perf_counter() - started
+        unit = "games" if args.mode == "games" else "hands"
+        print(f"{run.path}: {args.deals:,} {unit} done in {seconds:.1f} s "
+              f"({args.deals / seconds:,.0f} {unit}/s, this call)", file=sys.stderr)
     return 0
 
 
