@@ -83,21 +83,32 @@ def simulate(
     resume: bool = False,
     quiet: bool = True,
     chunk_size: int | None = None,
+    cluster: str | None = None,
 ) -> Run:
     """Simulate ``deals`` hands (or whole games with ``mode="games"``) of ``game``.
 
     ``policy`` is a list of ``--policy`` strings (``"heuristic"``, ``"2=random"``,
     ``"trump=notrump"``) or a dict such as ``{0: my_jitted_policy, "trump": "random"}``.
     ``rules`` maps rules options to values.  With ``out`` the rows stream to Parquet parts in
-    that folder; without it they stay in memory.  Returns a :class:`Run`.
+    that folder; without it they stay in memory.  ``cluster`` (``tcp://host:8786`` or
+    ``local:N``) computes the chunks on a Dask cluster instead of this process's threads.
+    Returns a :class:`Run`.
     """
     spec = _plan(game, deals, seed, mode, policy, rules, log_plays, chunk_size)
     _set_threads(threads)
+    if cluster is not None:
+        from simcore.cluster import check_address
+
+        check_address(cluster)
+        if out is None:
+            raise SimcoreError("--cluster needs --out: workers write their parts into that folder")
+        if spec.choice.user:
+            raise SimcoreError("user policy functions run locally only, not with --cluster")
     if out is None:
         return _run_in_memory(spec)
     folder = Path(out)
     manifest = _open_folder(folder, spec, resume)
-    _run_chunks(folder, manifest, spec, quiet)
+    _run_chunks(folder, manifest, spec, quiet, cluster)
     return Run(manifest, folder)
 
 
@@ -142,6 +153,16 @@ def _plan(game_name, deals, seed, mode, policy, rules, log_plays, chunk_size) ->
         "chunk_size": min(chunk, deals),
     }
     return _Spec(game, rules_obj, choice, identity)
+
+
+def spec_from_identity(identity: dict[str, Any]) -> _Spec:
+    """Rebuild a run's game, rules and policies from its manifest identity (Dask workers)."""
+    game = games.get(identity["game"])
+    policies = dict(identity["policies"])
+    seats = policies.pop("seats")
+    specs = {str(seat): name for seat, name in enumerate(seats)} | policies
+    return _Spec(game, game.rules_cls.from_options(identity["rules"]),
+                 game.policies_from_specs(specs), identity)
 
 
 def _set_threads(threads):
@@ -250,7 +271,8 @@ def _part_is_complete(folder: Path, spec: _Spec, chunk: dict[str, Any]) -> bool:
 # ---------------------------------------------------------------- running
 
 
-def _compute(spec: _Spec, chunk: dict[str, Any]) -> dict[str, pl.DataFrame]:
+def compute_chunk(spec: _Spec, chunk: dict[str, Any]) -> dict[str, pl.DataFrame]:
+    """The tables of one chunk: its deals (games) always the same, whoever computes them."""
     ident = spec.identity
     if spec.mode == "hands":
         frame = spec.game.run_hands(ident["seed"], chunk["start"], chunk["count"], spec.rules,
@@ -264,14 +286,15 @@ def _compute(spec: _Spec, chunk: dict[str, Any]) -> dict[str, pl.DataFrame]:
 def _run_in_memory(spec: _Spec) -> Run:
     parts: dict[str, list[pl.DataFrame]] = {}
     for chunk in _chunks(spec.identity):
-        for table, frame in _compute(spec, chunk).items():
+        for table, frame in compute_chunk(spec, chunk).items():
             parts.setdefault(table, []).append(frame)
     frames = {table: pl.concat(fs) for table, fs in parts.items()}
     manifest = {"simcore_version": __version__, **spec.identity, "finished": True}
     return Run(manifest, None, frames)
 
 
-def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool) -> None:
+def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool,
+                cluster: str | None = None) -> None:
     for table in _tables(spec.mode):
         for stale in (folder / table).glob(".part-*.tmp-*"):
             stale.unlink(missing_ok=True)
@@ -286,16 +309,28 @@ def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool
     bar = tqdm(total=spec.identity["deals"], initial=done, unit=unit, unit_scale=True,
                desc=f"{spec.game.name}", disable=quiet or not sys.stderr.isatty(),
                smoothing=0.1, dynamic_ncols=True)
+    if cluster is not None:
+        from simcore import cluster as dask_cluster
+
+        def done(chunk):
+            chunk["status"] = "done"
+            _write_manifest(folder, manifest)
+            bar.update(chunk["count"])
+
+        with bar:
+            dask_cluster.run_chunks(cluster, folder, spec.identity, todo, done)
+        _finish_manifest(folder, manifest)
+        return
     # Writing part k overlaps computing part k+1: the kernels release the GIL (nogil) and
     # polars writes outside it.  At most one part waits in memory.
     with bar, concurrent.futures.ThreadPoolExecutor(max_workers=1) as writer:
         pending = None
         try:
             for chunk in todo:
-                frames = _compute(spec, chunk)
+                frames = compute_chunk(spec, chunk)
                 if pending is not None:
                     _finish(folder, manifest, *pending, bar)
-                pending = (writer.submit(_write_part, folder, spec, chunk, frames), chunk)
+                pending = (writer.submit(write_part, folder, spec, chunk, frames), chunk)
             if pending is not None:
                 _finish(folder, manifest, *pending, bar)
                 pending = None
@@ -305,11 +340,16 @@ def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool
                     _finish(folder, manifest, *pending, bar)
                 except Exception:
                     pass
+    _finish_manifest(folder, manifest)
+
+
+def _finish_manifest(folder: Path, manifest: dict[str, Any]) -> None:
     manifest["finished"] = all(c["status"] == "done" for c in manifest["chunks"])
     _write_manifest(folder, manifest)
 
 
-def _write_part(folder: Path, spec: _Spec, chunk: dict[str, Any], frames: dict[str, pl.DataFrame]):
+def write_part(folder: Path, spec: _Spec, chunk: dict[str, Any], frames: dict[str, pl.DataFrame]) -> int:
+    """Write a chunk's tables atomically; returns the rows written."""
     meta = _part_metadata(spec.identity, chunk)
     for table, frame in frames.items():
         _atomic_write(folder / table / _part_name(chunk["index"]),

@@ -3,6 +3,7 @@
     simcore simulate GAME --deals N [--seed S] [--threads T] [--out DIR] [--mode hands|games]
                      [--policy NAME | --policy SEAT=NAME | --policy DECISION=NAME ...]
                      [--rules KEY=VALUE ...] [--log-plays] [--resume] [--quiet]
+                     [--cluster tcp://host:8786 | --cluster local:N]
     simcore analyze NAME --data DIR --out DIR
     simcore describe GAME
 
@@ -73,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
     sim.add_argument("--chunk-size", type=_whole_number, default=None,
                      help="deals (games) per Parquet part (default 250000 hands / 10000 games)")
+    sim.add_argument("--cluster", default=None, metavar="ADDRESS",
+                     help="compute the chunks on a Dask cluster: tcp://host:8786, or local:N "
+                          "for N local worker processes")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
     ana = sub.add_parser("analyze", help="turn a run into a chart and a table",
@@ -132,6 +136,7 @@ def _simulate(args) -> int:
         resume=args.resume,
         quiet=args.quiet,
         chunk_size=args.chunk_size,
+        cluster=args.cluster,
     )
     if not args.quiet:
         seconds = time.perf_counter() - started

@@ -71,7 +71,7 @@ def test_run_folder_has_manifest_parts_and_metadata(tmp_path):
 def test_interrupted_run_resumes_to_identical_rows(tmp_path, monkeypatch):
     reference = _frame(simcore.simulate(GAME, 4000, seed=9, chunk_size=1000))
     out = tmp_path / "run"
-    real = batch._compute
+    real = batch.compute_chunk
     calls = {"n": 0}
 
     def flaky(spec, chunk):
@@ -80,10 +80,10 @@ def test_interrupted_run_resumes_to_identical_rows(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(spec, chunk)
 
-    monkeypatch.setattr(batch, "_compute", flaky)
+    monkeypatch.setattr(batch, "compute_chunk", flaky)
     with pytest.raises(KeyboardInterrupt):
         simcore.simulate(GAME, 4000, seed=9, chunk_size=1000, out=out)
-    monkeypatch.setattr(batch, "_compute", real)
+    monkeypatch.setattr(batch, "compute_chunk", real)
     manifest = json.loads((out / "manifest.json").read_text())
     assert not manifest["finished"]
     assert [c["status"] for c in manifest["chunks"]] == ["done", "done", "pending", "pending"]
