@@ -18,7 +18,7 @@ _TAG_B = np.uint64(0x8CB92BA72F3D8DD7)
 _TAG_C = np.uint64(0xABC98388FB8FAC03)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def mix64(z):
     z = np.uint64(z)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -26,7 +26,7 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def stream_key(seed, a, b, c):
     """The starting state of the stream named by (seed, a, b, c)."""
     k = mix64(np.uint64(seed) + GOLDEN)
@@ -35,7 +35,7 @@ def stream_key(seed, a, b, c):
     return mix64(k ^ (np.uint64(c) * _TAG_C))
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def policy_key(deal_key):
     """The key of the policies' sibling stream of a deal.
 

@@ -40,7 +40,7 @@ class RankOrder:
             self.suit_to_public[pattern] = sum(1 << perm[r] for r in range(13) if pattern >> r & 1)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def remap_hand(mask, table):
     """Re-express a hand bitmask through a card-id permutation ``table``."""
     out = np.uint64(0)
@@ -62,14 +62,14 @@ def remap_by_suit(mask, suit_table):
     return out
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def follow_mask(hand, led_suit):
     """Legal cards when ``led_suit`` was led: that suit if held, otherwise the whole hand."""
     same = np.uint64(hand) & (SUIT_BITS << np.uint64(13 * led_suit))
     return same if same else np.uint64(hand)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def beats(card, best, trump):
     """Does ``card`` beat the trick's current best card ``best`` (internal ids)?
 
@@ -103,7 +103,7 @@ def trick_winner(cards, n, trump):
     return trick_winner_at(cards, 0, n, trump)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def highest_in_suit(mask, suit):
     """Internal id of the strongest card of ``suit`` in ``mask`` (-1 if none)."""
     s = suit_mask(mask, suit)
@@ -112,7 +112,7 @@ def highest_in_suit(mask, suit):
     return 13 * suit + highest_bit(s)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def is_master(card, unseen):
     """True when no card in ``unseen`` (cards not played and not held) beats ``card`` in suit."""
     s = card // 13

@@ -212,104 +212,127 @@ def block_range(b, n, n_blocks):
     return b * size, min(n, (b + 1) * size)
 
 
+# The parallel kernels only split the rows into blocks; each block runs in a separate, cached,
+# non-inlined function.  Keeping the game logic out of the prange body keeps Numba's parfor
+# passes on a small function: with everything inlined into the parallel loop a cold compile
+# took minutes instead of seconds.
+
+
+@nb.njit(cache=True, nogil=True)
+def hands_block(b, n_blocks, seed, start, out, dealt, seat_values, first, rules_own,
+                trump_policy, friend_policy, policies, plays, winners, bad):
+    """Hand rows of block b (``bad[b, 0]`` counts illegal plays)."""
+    st = np.zeros(1, np.uint64)
+    pst = np.zeros(1, np.uint64)
+    deck = np.empty(52, np.int64)
+    trick = np.empty(N_SEATS, np.int64)
+    hands = np.empty(N_SEATS, np.uint64)
+    view = np.empty(VIEW_SIZE, np.int64)
+    points = np.empty(N_SEATS, np.int64)
+    delta = np.empty(N_SEATS, np.int64)
+    lo, hi = block_range(b, out.shape[0], n_blocks)
+    for i in range(lo, hi):
+        k = start + i
+        declarer = first_declarer(seed, k, first, st)
+        st[0] = stream_key(seed, k, 0, 0)
+        if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, k,
+                               declarer, rules_own, trump_policy, friend_policy, policies, out,
+                               dealt, seat_values, i, plays, winners, i):
+            bad[b, 0] += 1
+
+
 def hands_kernel(seed, start, out, dealt, seat_values, first, rules_own, trump_policy,
                  friend_policy, policies, plays, winners, bad):
-    """Hand rows ``start ..`` in parallel blocks; ``bad[b, 0]`` counts illegal plays in block b."""
-    n = out.shape[0]
+    """Hand rows ``start ..`` of a run, in parallel blocks (one per row of ``bad``)."""
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
-        st = np.zeros(1, np.uint64)
-        pst = np.zeros(1, np.uint64)
-        deck = np.empty(52, np.int64)
-        trick = np.empty(N_SEATS, np.int64)
-        hands = np.empty(N_SEATS, np.uint64)
-        view = np.empty(VIEW_SIZE, np.int64)
-        points = np.empty(N_SEATS, np.int64)
-        delta = np.empty(N_SEATS, np.int64)
-        lo, hi = block_range(b, n, n_blocks)
-        for i in range(lo, hi):
-            k = start + i
-            declarer = first_declarer(seed, k, first, st)
-            st[0] = stream_key(seed, k, 0, 0)
-            if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, k,
-                                   declarer, rules_own,
-                                   trump_policy, friend_policy, policies, out, dealt,
-                                   seat_values, i, plays, winners, i):
-                bad[b] += 1
+        hands_block(b, n_blocks, seed, start, out, dealt, seat_values, first, rules_own,
+                    trump_policy, friend_policy, policies, plays, winners, bad)
+
+
+@nb.njit(cache=True, nogil=True)
+def games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values, offsets,
+                record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
+                policies, plays, winners, bad):
+    """The games of block b; see ``games_kernel``."""
+    st = np.zeros(1, np.uint64)
+    pst = np.zeros(1, np.uint64)
+    deck = np.empty(52, np.int64)
+    trick = np.empty(N_SEATS, np.int64)
+    hands = np.empty(N_SEATS, np.uint64)
+    view = np.empty(VIEW_SIZE, np.int64)
+    points = np.empty(N_SEATS, np.int64)
+    delta = np.empty(N_SEATS, np.int64)
+    totals = np.zeros(N_SEATS, np.int64)
+    lo, hi = block_range(b, games.shape[0], n_blocks)
+    for g in range(lo, hi):
+        game = start + g
+        declarer = first_declarer(seed, game, first, st)
+        totals[:] = 0
+        hand_no = 0
+        while True:
+            st[0] = stream_key(seed, game, hand_no + 1, 0)
+            row = offsets[g] + hand_no if record else np.int64(b)
+            deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
+            if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed,
+                                   deal_id, declarer, rules_own, trump_policy, friend_policy,
+                                   policies, out, dealt, seat_values, row, plays, winners, row):
+                bad[b, 0] += 1
+                break
+            rec = out[row]
+            lowest = 0
+            for s in range(N_SEATS):
+                totals[s] += delta[s]
+                seat_values[row, SV_TOTAL, s] = totals[s]
+                lowest = min(lowest, totals[s])
+            rec.game = game
+            rec.hand_no = hand_no
+            hand_no += 1
+            declarer = (declarer + 1) % N_SEATS  # TF-16
+            if lowest < -losing_line or (not exceed and lowest == -losing_line):
+                break  # TF-17
+            if hand_no >= 65535:  # hand_no is a u16 column
+                bad[b, 1] += 1
+                break
+        best = totals.max()
+        grec = games[g]
+        grec.seed = seed
+        grec.game = game
+        grec.hands = hand_no
+        n_best = 0
+        for s in range(N_SEATS):
+            finals[g, s] = totals[s]
+            if totals[s] == best:  # TF-18: everyone at the top score wins
+                n_best += 1
+                grec.winner = s
+        grec.n_winners = n_best
+        if n_best > 1:
+            grec.winner = -1
 
 
 def games_kernel(seed, start, games, finals, out, dealt, seat_values, offsets, record, first,
                  losing_line, exceed, rules_own, trump_policy, friend_policy, policies, plays,
                  winners, bad):
-    """Whole games (TF-14 ... TF-18) in parallel blocks.
+    """Whole games (TF-14 ... TF-18) in parallel blocks (one per row of ``bad``).
 
     With ``record`` false it only plays the games and fills ``games`` (hands per game, final
-    scores, winners), using row b of ``out``, ``dealt`` and ``seat_values`` as block b's scratch; with ``record`` true ``out`` is
-    sized to the total hands and hand rows go to ``offsets[g] + hand_no``.  Both passes play the
-    same games because every hand's stream is keyed by (seed, game, hand_no).  ``bad[b, 0]``
-    counts illegal plays, ``bad[b, 1]`` games stopped at 65,535 rounds.
+    scores, winners), using row b of ``out``, ``dealt`` and ``seat_values`` as block b's
+    scratch; with ``record`` true ``out`` is sized to the total hands and hand rows go to
+    ``offsets[g] + hand_no``.  Both passes play the same games because every hand's stream is
+    keyed by (seed, game, hand_no).  ``bad[b, 0]`` counts illegal plays, ``bad[b, 1]`` games
+    stopped at 65,535 rounds.
     """
-    n = games.shape[0]
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
-        st = np.zeros(1, np.uint64)
-        pst = np.zeros(1, np.uint64)
-        deck = np.empty(52, np.int64)
-        trick = np.empty(N_SEATS, np.int64)
-        hands = np.empty(N_SEATS, np.uint64)
-        view = np.empty(VIEW_SIZE, np.int64)
-        points = np.empty(N_SEATS, np.int64)
-        delta = np.empty(N_SEATS, np.int64)
-        totals = np.zeros(N_SEATS, np.int64)
-        lo, hi = block_range(b, n, n_blocks)
-        for g in range(lo, hi):
-            game = start + g
-            declarer = first_declarer(seed, game, first, st)
-            totals[:] = 0
-            hand_no = 0
-            while True:
-                st[0] = stream_key(seed, game, hand_no + 1, 0)
-                row = offsets[g] + hand_no if record else np.int64(b)
-                deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
-                if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal_id,
-                                       declarer, rules_own, trump_policy, friend_policy, policies,
-                                       out, dealt, seat_values, row, plays, winners, row):
-                    bad[b, 0] += 1
-                    break
-                rec = out[row]
-                lowest = 0
-                for s in range(N_SEATS):
-                    totals[s] += delta[s]
-                    seat_values[row, SV_TOTAL, s] = totals[s]
-                    lowest = min(lowest, totals[s])
-                rec.game = game
-                rec.hand_no = hand_no
-                hand_no += 1
-                declarer = (declarer + 1) % N_SEATS  # TF-16
-                if lowest < -losing_line or (not exceed and lowest == -losing_line):
-                    break  # TF-17
-                if hand_no >= 65535:  # hand_no is a u16 column
-                    bad[b, 1] += 1
-                    break
-            best = totals.max()
-            grec = games[g]
-            grec.seed = seed
-            grec.game = game
-            grec.hands = hand_no
-            n_best = 0
-            for s in range(N_SEATS):
-                finals[g, s] = totals[s]
-                if totals[s] == best:  # TF-18: everyone at the top score wins
-                    n_best += 1
-                    grec.winner = s
-            grec.n_winners = n_best
-            if n_best > 1:
-                grec.winner = -1
+        games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values, offsets,
+                    record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
+                    policies, plays, winners, bad)
 
 
 def with_play(play_fn):
     """(hands kernel, games kernel) as plain functions whose play dispatcher is ``play_fn``."""
-    round_fn = nb.njit(rebind(play_round.py_func, play=play_fn))
-    record_fn = nb.njit(rebind(play_and_record.py_func, play_round=round_fn))
-    return (rebind(hands_kernel, play_and_record=record_fn),
-            rebind(games_kernel, play_and_record=record_fn))
+    round_fn = nb.njit(inline="always")(rebind(play_round.py_func, play=play_fn))
+    record_fn = nb.njit(inline="always")(rebind(play_and_record.py_func, play_round=round_fn))
+    hands_fn = nb.njit(nogil=True)(rebind(hands_block.py_func, play_and_record=record_fn))
+    games_fn = nb.njit(nogil=True)(rebind(games_block.py_func, play_and_record=record_fn))
+    return (rebind(hands_kernel, hands_block=hands_fn), rebind(games_kernel, games_block=games_fn))

@@ -44,7 +44,7 @@ _SUIT = np.uint64(0x1FFF)
 # ---------------------------------------------------------------- small card helpers
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def card_points(c):
     b = bit(c)
     if b & TWO_POINTS:
@@ -54,7 +54,7 @@ def card_points(c):
     return 0
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def mask_points(m):
     return popcount(m & ONE_POINT) + 2 * popcount(m & TWO_POINTS)
 
@@ -64,7 +64,7 @@ def random_card(mask, st):
     return nth_bit(mask, below(st, popcount(mask)))
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def weakest(mask, trump):
     """The card to throw away: a non-trump, non-point card of lowest rank if any,
     then a non-trump point card, then the lowest trump."""
@@ -86,7 +86,7 @@ def weakest(mask, trump):
     return lowest_bit(mask)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def relation(me, other, hand, view):
     """+1 known partner, -1 known opponent, 0 unknown, as seat ``me`` can tell (TF-5.5)."""
     if me == other:
@@ -122,7 +122,7 @@ def random_play(seat, hand, legal, view, st):
     return random_card(legal, st)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def heuristic_play(seat, hand, legal, view, st):
     """Lead winners; win point tricks cheaply; feed a known partner; never feed opponents."""
     trump = view[V_TRUMP]
@@ -166,7 +166,7 @@ def heuristic_play(seat, hand, legal, view, st):
     return weakest(legal, trump)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def _holds(c, unseen, trump, led):
     """Will card c keep the trick? It must be the top unseen card of its suit and, unless it
     is a trump, nobody may still be able to trump it (we assume they can while trumps are out)."""
@@ -177,7 +177,7 @@ def _holds(c, unseen, trump, led):
     return suit_mask(unseen, trump) == 0
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def _cheapest_winner(winners):
     """Lowest-ranked winning card, preferring ones that carry no points."""
     plain = winners & ~POINT_CARDS
@@ -192,14 +192,14 @@ def _cheapest_winner(winners):
     return best
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def _most_points(mask):
     if mask & TWO_POINTS:
         return lowest_bit(mask & TWO_POINTS)
     return lowest_bit(mask & ONE_POINT)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def _lead(hand, legal, trump, unseen, vs_declarer):
     # Masters first: a side-suit master when trumps are gone or absent, else a trump master.
     for s in range(4):
