@@ -1,0 +1,402 @@
+"""Euchre engine: one hand (EU-5 ... EU-19) and whole games (EU-20).
+
+Everything here is Numba-jitted over bitboards (``layout``: base order while bidding, trump
+order from the moment trump is fixed).  ``batch_kernel`` is a plain function (hands mode and
+game mode alike): the game package jits it with the built-in policies (cached on disk) or, through
+``with_play``, with a user's play policy.
+"""
+
+import numba as nb
+import numpy as np
+
+from simcore.games.base import rebind
+from simcore.rng import GOLDEN, stream_key
+from simcore.tricks import follow_mask, trick_winner
+from simcore.games.euchre.deck import (
+    base_card_to_public,
+    base_to_public,
+    card_to_trump,
+    to_trump,
+    trump_card_to_public,
+)
+from simcore.games.euchre.draws import below, card_bit, count, lowest, scaled
+from simcore.games.euchre.layout import (
+    HAND_SIZE,
+    INTERNAL_IDS,
+    N_CARDS,
+    N_SEATS,
+    N_TRICKS,
+    V_ACTIVE,
+    V_ALONE_DEFENDER,
+    V_ALONE_MAKER,
+    V_DEALER,
+    V_LEADER,
+    V_MAKER,
+    V_NPLAYED,
+    V_PICKED_UP,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_TRICK,
+    V_TRICK_CARDS,
+    V_TRICK_SEATS,
+    V_TRICKS,
+    V_TRUMP,
+    V_UPCARD,
+    V_VOIDS,
+    VIEW_SIZE,
+)
+from simcore.games.euchre.policies import (
+    D_ALONE,
+    D_DEFEND_ALONE,
+    D_DISCARD,
+    D_NAME_TRUMP,
+    D_ORDER_UP,
+    D_PICKUP,
+    builtin_play,
+    discard,
+    go_alone,
+    name_trump,
+    order_up,
+    pickup,
+)
+from simcore.games.euchre.scoring import hand_points
+
+# ``play`` is the play-policy dispatcher: ``play(policy_id, seat, hand, legal, view, st)``.
+# The functions below call it as a global, so the built-in one is compiled into the on-disk
+# cache; for a user policy ``with_play`` rebuilds the call chain around another dispatcher.
+play = builtin_play
+
+# Stream names: (seed, a, b, c).  Hands mode: deal k draws from (seed, k, 0, 0) and its dealer
+# from (seed, k, 0, 1); game mode: hand h of game g from (seed, g, h + 1, 0), the game's first
+# dealer from (seed, g, 0, 1).
+
+
+@nb.njit(cache=True)
+def stream(seed, a, b):
+    return stream_key(seed, a, b, 0)
+
+
+@nb.njit(cache=True)
+def first_dealer(seed, a, first):
+    """EU-5: a fixed seat, or (first < 0) ``below(4)`` from the stream (seed, a, 0, 1)."""
+    if first >= 0:
+        return first
+    return scaled(stream_key(seed, a, 0, 1) + GOLDEN, N_SEATS)
+
+
+@nb.njit(inline="always", cache=True)
+def deal(st, deck, hands, predeal):
+    """EU-6: shuffle the 24 cards (base order, Fisher-Yates as simcore.rng.shuffle); 5 to each
+    seat, the last 4 are the kitty and the first of those is turned up.  Returns
+    (kitty, upcard).
+
+    ``predeal`` (base-order masks: seats 0-3, then the upcard; 0 = not fixed) fixes cards for
+    what-if and worked-example runs: the other cards are shuffled and dealt around them.
+    """
+    fixed = predeal[0] | predeal[1] | predeal[2] | predeal[3] | predeal[4]
+    n = 0
+    for i in range(N_CARDS):
+        c = 13 * (i // 6) + i % 6
+        if not fixed & card_bit(c):
+            deck[n] = c
+            n += 1
+    for i in range(n - 1, 0, -1):
+        j = below(st, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    k = 0
+    for s in range(N_SEATS):
+        h = predeal[s]
+        if h == 0:
+            for i in range(k, k + HAND_SIZE):
+                h |= card_bit(deck[i])
+            k += HAND_SIZE
+        hands[s] = h
+    upcard = deck[k] if predeal[4] == 0 else lowest(predeal[4])
+    kitty = predeal[4]
+    for i in range(k, n):
+        kitty |= card_bit(deck[i])
+    return kitty, upcard
+
+
+@nb.njit(inline="always", cache=True)
+def make_trump(st, hands, dealer, upcard, allow_turned, stick, dec):
+    """EU-7, EU-9, EU-10: (trump, maker, bid round), all -1 when every seat passes twice."""
+    for i in range(1, N_SEATS + 1):
+        seat = (dealer + i) % N_SEATS
+        if order_up(dec[D_ORDER_UP, seat], seat, dealer, hands[seat], upcard, st):
+            return upcard // 13, seat, 1
+    banned = -1 if allow_turned else upcard // 13
+    for i in range(1, N_SEATS + 1):
+        seat = (dealer + i) % N_SEATS
+        stuck = stick and seat == dealer
+        suit = name_trump(dec[D_NAME_TRUMP, seat], seat, dealer, hands[seat], banned, stuck, st)
+        if suit >= 0 and suit != banned:
+            return suit, seat, 2
+    return -1, -1, -1
+
+
+@nb.njit(inline="always", cache=True)
+def declare_alone(st, hands, dealer, maker, dec, view):
+    """EU-12: asked in turn from the dealer's left, at most one lone player per side.
+    Returns (lone maker-side seat, lone defender seat), -1 for none."""
+    alone_maker = -1
+    alone_defender = -1
+    for i in range(1, N_SEATS + 1):
+        seat = (dealer + i) % N_SEATS
+        makers_side = (seat ^ maker) & 1 == 0
+        if makers_side and alone_maker >= 0 or not makers_side and alone_defender >= 0:
+            continue  # EU-12: the partner of a lone player may not
+        policy = dec[D_ALONE, seat] if makers_side else dec[D_DEFEND_ALONE, seat]
+        if go_alone(policy, seat, hands[seat], view, st):
+            if makers_side:
+                alone_maker = seat
+                view[V_ALONE_MAKER] = seat
+            else:
+                alone_defender = seat
+                view[V_ALONE_DEFENDER] = seat
+    return alone_maker, alone_defender
+
+
+@nb.njit(cache=True)
+def first_leader(dealer, alone_maker, alone_defender):
+    """EU-13: left of the dealer; left of a single lone player; the lone defender if both
+    sides went alone.  (The seat found is always playing.)"""
+    if alone_defender >= 0 and alone_maker >= 0:
+        return alone_defender
+    if alone_maker >= 0:
+        return (alone_maker + 1) % N_SEATS
+    if alone_defender >= 0:
+        return (alone_defender + 1) % N_SEATS
+    return (dealer + 1) % N_SEATS
+
+
+@nb.njit(cache=True)
+def next_active(seat, active):
+    """EU-1, EU-13: the next seat to the left that is playing this hand."""
+    seat = (seat + 1) % N_SEATS
+    while not (active >> seat) & 1:
+        seat = (seat + 1) % N_SEATS
+    return seat
+
+
+@nb.njit(inline="always", cache=True)
+def play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners, row):
+    """EU-14, EU-15: the five tricks among the active seats (``view[V_ACTIVE]``).
+
+    Fills ``tricks`` per seat; returns the number of cards played, -1 on an illegal play.
+    """
+    active = view[V_ACTIVE]
+    n_active = count(active)
+    view[V_PLAYED] = 0
+    for s in range(N_SEATS):
+        tricks[s] = 0
+        view[V_TRICKS + s] = 0
+        view[V_VOIDS + s] = 0
+    view[V_PLAYED_BY : V_PLAYED_BY + INTERNAL_IDS] = -1
+    k = 0
+    log = plays.shape[0] > 0
+    for t in range(N_TRICKS):
+        view[V_TRICK] = t
+        view[V_LEADER] = leader
+        seat = leader
+        led = -1
+        for i in range(n_active):
+            view[V_NPLAYED] = i
+            hand = hands[seat]
+            legal = hand if i == 0 else follow_mask(hand, led)  # EU-14 (bowers are trumps)
+            card = play(policies[seat], seat, hand, legal, view, st)
+            if card < 0 or card >= INTERNAL_IDS or not (legal & card_bit(card)):
+                return -1
+            if i == 0:
+                led = card // 13
+            elif card // 13 != led:
+                view[V_VOIDS + seat] |= 1 << led
+            hands[seat] = hand & ~card_bit(card)
+            view[V_TRICK_CARDS + i] = card
+            view[V_TRICK_SEATS + i] = seat
+            view[V_PLAYED] |= np.int64(1) << np.int64(card)
+            view[V_PLAYED_BY + card] = seat
+            if log:
+                plays[row, k] = trump_card_to_public(card, trump)
+            k += 1
+            seat = next_active(seat, active)  # EU-13: seats sitting out are skipped
+        pos = trick_winner(view[V_TRICK_CARDS : V_TRICK_CARDS + N_SEATS], n_active, trump)  # EU-15
+        winner = view[V_TRICK_SEATS + pos]
+        tricks[winner] += 1
+        view[V_TRICKS + winner] += 1
+        if log:
+            winners[row, t] = winner
+        leader = winner
+    return k
+
+
+@nb.njit(inline="always", cache=True)
+def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_turned, stick,
+                    pickup_optional, dec, policies, out, dealt, seat_tricks, points, row, plays,
+                    winners, predeal):
+    """Deal, make trump, play and score one hand; write row ``row`` of ``out``, ``dealt``,
+    ``seat_tricks`` and ``points``.  Returns False if a play policy made an illegal play."""
+    rec = out[row]  # taken here, not passed in: an inlined record argument is a copy
+    kitty, upcard = deal(st, deck, hands, predeal)
+    for s in range(N_SEATS):
+        dealt[row, s] = base_to_public(hands[s])
+        seat_tricks[row, s] = 0
+    points[row, 0] = 0
+    points[row, 1] = 0
+    rec.seed = seed
+    rec.deal = deal_id
+    rec.dealer = dealer
+    rec.kitty = base_to_public(kitty)
+    rec.upcard = base_card_to_public(upcard)
+    rec.picked_up = False
+    rec.discard = -1
+    rec.alone_maker = -1
+    rec.alone_defender = -1
+    rec.n_plays = 0
+    trump, maker, bid_round = make_trump(st, hands, dealer, upcard, allow_turned, stick, dec)
+    rec.trump = trump
+    rec.maker = maker
+    rec.bid_round = bid_round
+    if maker < 0:
+        return True  # EU-10: thrown in, nobody scores
+    for s in range(N_SEATS):
+        hands[s] = to_trump(hands[s], trump)
+    up = card_to_trump(upcard, trump)
+    picked = False
+    if bid_round == 1:  # EU-8
+        picked = maker == dealer or not pickup_optional or pickup(
+            dec[D_PICKUP, dealer], hands[dealer], up, trump, st)
+        if picked:
+            six = hands[dealer] | card_bit(up)
+            d = discard(dec[D_DISCARD, dealer], six, up, trump, st)
+            hands[dealer] = six & ~card_bit(d)
+            rec.picked_up = True
+            rec.discard = trump_card_to_public(d, trump)
+    view[V_DEALER] = dealer
+    view[V_TRUMP] = trump
+    view[V_MAKER] = maker
+    view[V_UPCARD] = up
+    view[V_PICKED_UP] = picked
+    view[V_ALONE_MAKER] = -1
+    view[V_ALONE_DEFENDER] = -1
+    alone_maker, alone_defender = declare_alone(st, hands, dealer, maker, dec, view)
+    active = 15
+    if alone_maker >= 0:
+        active &= ~(1 << (alone_maker ^ 2))
+    if alone_defender >= 0:
+        active &= ~(1 << (alone_defender ^ 2))
+    view[V_ACTIVE] = active
+    rec.alone_maker = alone_maker
+    rec.alone_defender = alone_defender
+    leader = first_leader(dealer, alone_maker, alone_defender)
+    n = play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners, row)
+    if n < 0:
+        return False
+    rec.n_plays = n
+    for s in range(N_SEATS):
+        seat_tricks[row, s] = tricks[s]
+    side = maker & 1
+    made, defended = hand_points(tricks[side] + tricks[side + 2], alone_maker >= 0,
+                                 alone_defender >= 0)
+    points[row, side] = made
+    points[row, 1 - side] = defended
+    return True
+
+
+@nb.njit(cache=True)
+def block_range(b, n, n_blocks):
+    size = (n + n_blocks - 1) // n_blocks
+    return b * size, min(n, (b + 1) * size)
+
+
+@nb.njit(cache=True)
+def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, seat_tricks,
+              points, totals, offsets, record, first, target, allow_turned, stick,
+              pickup_optional, dec, policies, plays, winners, predeal, bad):
+    """Block b of either kernel.  Hands mode: rows ``start + i`` of ``out`` one deal each.
+    Game mode: whole games (EU-5, EU-20); see ``batch_kernel`` for ``record``/``offsets``.
+
+    One ordinary function (called once per block) holds the hand code for both modes, so it
+    is compiled once and the parallel kernels stay tiny.
+    """
+    n = out.shape[0] if hands_mode else games.shape[0]
+    st = np.zeros(1, np.uint64)
+    deck = np.empty(N_CARDS, np.int64)
+    hands = np.empty(N_SEATS, np.uint64)
+    view = np.zeros(VIEW_SIZE, np.int64)
+    tricks = np.zeros(N_SEATS, np.int64)
+    score = np.zeros(2, np.int64)
+    lo, hi = block_range(b, n, n_blocks)
+    for g in range(lo, hi):
+        game = start + g
+        dealer = first_dealer(seed, game, first)
+        score[:] = 0
+        hand_no = 0
+        while True:
+            if hands_mode:
+                st[0] = stream(seed, game, 0)
+                row = g
+                deal_id = np.uint64(game)
+            else:
+                st[0] = stream(seed, game, hand_no + 1)
+                row = offsets[g] + hand_no if record else np.int64(b)
+                deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
+            if not play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer,
+                                   allow_turned, stick, pickup_optional, dec, policies, out,
+                                   dealt, seat_tricks, points, row, plays, winners, predeal):
+                bad[b] += 1
+                break
+            if hands_mode:
+                break
+            rec = out[row]
+            rec.game = game
+            rec.hand_no = hand_no
+            for side in range(2):
+                score[side] += points[row, side]
+                totals[row, side] = score[side]
+            hand_no += 1
+            dealer = (dealer + 1) % N_SEATS  # EU-5: the deal passes left, even after a redeal
+            if score[0] >= target or score[1] >= target:
+                break  # EU-20
+            if hand_no >= 65535:
+                break  # a game that cannot end (e.g. every hand thrown in): winner -1
+        if not hands_mode:
+            grec = games[g]
+            grec.seed = seed
+            grec.game = game
+            grec.hands = hand_no
+            grec.winner = 0 if score[0] >= target else (1 if score[1] >= target else -1)
+            finals[g, 0] = score[0]
+            finals[g, 1] = score[1]
+
+
+def batch_kernel(hands_mode, seed, start, games, finals, out, dealt, seat_tricks, points, totals,
+                 offsets, record, first, target, allow_turned, stick, pickup_optional, dec,
+                 policies, plays, winners, predeal, bad):
+    """Rows in parallel blocks; ``bad[b]`` counts illegal plays in block b.
+
+    Hands mode: row i of ``out`` is deal ``start + i`` (``games``, ``finals``, ``totals`` and
+    ``offsets`` are unused).  Game mode: games ``start ..``; with ``record`` false it only
+    plays the games and fills ``games`` and ``finals``, using row b of the hand arrays as block
+    b's scratch; with ``record`` true the hand arrays are sized to the total hands and hand
+    rows go to ``offsets[g] + hand_no``.  Both passes play the same games because every
+    hand's stream is keyed by (seed, game, hand_no).  One kernel serves both modes so that the
+    hand code is compiled once.
+    """
+    n_blocks = bad.shape[0]
+    for b in nb.prange(n_blocks):
+        # np.int64: the prange index is typed differently in Numba's two passes over the loop,
+        # and run_block would otherwise be compiled twice
+        run_block(np.int64(b), n_blocks, hands_mode, seed, start, games, finals, out, dealt,
+                  seat_tricks, points, totals, offsets, record, first, target, allow_turned, stick,
+                  pickup_optional, dec, policies, plays, winners, predeal, bad)
+
+
+def with_play(play_fn):
+    """The batch kernel as a plain function whose play dispatcher is ``play_fn``."""
+    tricks_fn = nb.njit(inline="always")(rebind(play_tricks.py_func, play=play_fn))
+    record_fn = nb.njit(inline="always")(rebind(play_and_record.py_func, play_tricks=tricks_fn))
+    block_fn = nb.njit(rebind(run_block.py_func, play_and_record=record_fn))
+    return rebind(batch_kernel, run_block=block_fn)
