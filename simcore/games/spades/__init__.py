@@ -1,0 +1,191 @@
+"""Spades: four players in two partnerships, bids, nil and blind nil, bags, games to 500.
+
+Rules: docs/rules/spades.md (SP-1 ... SP-16).  Columns, policies and options:
+docs/games/spades.md.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import polars as pl
+
+from simcore.errors import SimcoreError
+from simcore.games.base import Game, PolicyChoice, frame_from_records
+from simcore.games.spades import layout
+from simcore.games.spades.engine import games_kernel, hands_kernel, with_play
+from simcore.games.spades.policies import (
+    BID_POLICIES,
+    BLIND_NIL_POLICIES,
+    EXCHANGE_POLICIES,
+    M_BLIND_NIL,
+    M_EXCHANGE,
+    M_NIL,
+    N_MODES,
+    NIL_POLICIES,
+    PLAY_POLICIES,
+    USER_POLICY,
+    builtin_play,
+)
+from simcore.games.spades.rules import Rules, rules_vector
+
+_hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
+_games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
+_user_kernels: dict[tuple, tuple] = {}
+# When every seat plays the built-in random policy the kernels take a fast path that gives the
+# same rows; tests switch it off to compare.
+RANDOM_FAST_PATH = True
+
+
+def _kernels(choice: PolicyChoice):
+    """The cached built-in kernels, or kernels compiled for this run's user policy."""
+    if not choice.user:
+        return _hands_kernel, _games_kernel
+    key = tuple(sorted((s, id(f)) for s, f in choice.user.items()))
+    if key not in _user_kernels:
+        if len({id(f) for f in choice.user.values()}) > 1:
+            raise SimcoreError("one user play policy per run is supported (give it to several seats)")
+        fn = next(iter(choice.user.values()))
+
+        @nb.njit(inline="always")
+        def play(policy, seat, hand, legal, view, st):
+            if policy == USER_POLICY:
+                return fn(seat, hand, legal, view, st)
+            return builtin_play(policy, seat, hand, legal, view, st)
+
+        _user_kernels[key] = tuple(nb.njit(parallel=True, nogil=True)(k) for k in with_play(play))
+    return _user_kernels[key]
+
+
+def _n_blocks(count: int) -> int:
+    # Enough blocks to balance threads, few enough that per-block set-up is negligible.
+    return max(1, min(count // 256, 16 * nb.get_num_threads()))
+
+
+def policy_arrays(choice: PolicyChoice):
+    """(bid policy per seat, decision modes, play policy per seat, all seats random) as the
+    kernels take them."""
+    bid_policies = np.empty(layout.N_SEATS, np.int64)
+    for s in range(layout.N_SEATS):
+        name = choice.decisions["bid"]
+        if name == "seat":
+            name = "heuristic" if s in choice.user else choice.seats[s]
+        bid_policies[s] = BID_POLICIES[name]
+    modes = np.zeros(N_MODES, np.int64)
+    modes[M_NIL] = NIL_POLICIES[choice.decisions["nil"]]
+    modes[M_BLIND_NIL] = BLIND_NIL_POLICIES[choice.decisions["blind_nil"]]
+    modes[M_EXCHANGE] = EXCHANGE_POLICIES[choice.decisions["exchange"]]
+    policies = GAME.policy_ids(choice, USER_POLICY)
+    all_random = RANDOM_FAST_PATH and bool((policies == PLAY_POLICIES["random"]).all())
+    return bid_policies, modes, policies, all_random
+
+
+def _log_arrays(rows: int, log_plays: bool):
+    if log_plays:
+        return np.zeros((rows, 52), np.uint8), np.zeros((rows, 13), np.int8)
+    return np.zeros((0, 52), np.uint8), np.zeros((0, 13), np.int8)
+
+
+def _row_arrays(rows: int, game_mode: bool, log_plays: bool):
+    out = np.zeros(rows, layout.GAME_HAND_ROW if game_mode else layout.HAND_ROW)
+    seat_hands = np.zeros((rows, layout.N_SEAT_HANDS, layout.N_SEATS), np.uint64)
+    seat_values = np.zeros((rows, layout.N_SEAT_VALUES, layout.N_SEATS), np.int8)
+    side_values = np.zeros((rows, layout.N_SIDE_VALUES, 2), np.int32)
+    return (out, seat_hands, seat_values, side_values, *_log_arrays(rows, log_plays))
+
+
+def _check(bad: np.ndarray):
+    if bad.sum():
+        raise SimcoreError(
+            f"a play policy returned an illegal card in {int(bad.sum())} hands "
+            "(a policy must return a card id from `legal`)"
+        )
+
+
+def _hand_frame(out, seat_hands, seat_values, side_values, plays, winners, log_plays, game_mode):
+    seat = {
+        "hand": seat_hands[:, layout.SH_HAND],
+        "dealt": seat_hands[:, layout.SH_DEALT],
+        "passed": seat_hands[:, layout.SH_PASSED],
+        "bid": seat_values[:, layout.SV_BID],
+        "blind": seat_values[:, layout.SV_BLIND].astype(np.bool_),
+        "tricks": seat_values[:, layout.SV_TRICKS],
+        "contract": side_values[:, layout.DV_CONTRACT].astype(np.int8),
+        "score": side_values[:, layout.DV_SCORE].astype(np.int16),
+        "bags": side_values[:, layout.DV_BAGS].astype(np.int8),
+        "nil_points": side_values[:, layout.DV_NIL_POINTS].astype(np.int16),
+        "bag_penalty": side_values[:, layout.DV_BAG_PENALTY].astype(np.int16),
+    }
+    if game_mode:
+        seat["total"] = side_values[:, layout.DV_TOTAL]
+        seat["total_bags"] = side_values[:, layout.DV_TOTAL_BAGS].astype(np.int16)
+    lists = {"plays": plays, "trick_winners": winners} if log_plays else None
+    return frame_from_records(out, seat, lists, order=layout.HAND_COLUMNS)
+
+
+def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
+              log_plays: bool = False) -> pl.DataFrame:
+    """Deals start .. start+count-1 of a run, one row each (hands mode: 0 points, 0 bags)."""
+    hands_kernel, _ = _kernels(choice)
+    out, seat_hands, seat_values, side_values, plays, winners = _row_arrays(count, False, log_plays)
+    bad = np.zeros(_n_blocks(count), np.int64)
+    hands_kernel(np.uint64(seed), np.int64(start), out, seat_hands, seat_values, side_values,
+                 rules_vector(rules), *policy_arrays(choice), plays, winners, bad)
+    _check(bad)
+    return _hand_frame(out, seat_hands, seat_values, side_values, plays, winners, log_plays, False)
+
+
+def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
+              log_plays: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Games start .. start+count-1, played to the target: (hand rows, game rows).
+
+    The kernel runs twice: once to learn each game's length, then to write every hand row at
+    its offset.  Both runs play identical games (streams are keyed by seed, game, hand).
+    """
+    _, games_kernel = _kernels(choice)
+    games = np.zeros(count, layout.GAME_ROW)
+    game_values = np.zeros((count, 2, 2), np.int32)
+    blocks = _n_blocks(count)
+    bad = np.zeros(blocks, np.int64)
+    args = (rules_vector(rules), *policy_arrays(choice))
+
+    def play(rows, offsets, record, log):
+        arrays = _row_arrays(rows, True, log)
+        games_kernel(np.uint64(seed), np.int64(start), games, game_values, *arrays[:4], offsets,
+                     record, *args, *arrays[4:], bad)
+        _check(bad)
+        return arrays
+
+    play(blocks, np.zeros(count, np.int64), False, False)
+    lengths = games["hands"].astype(np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    arrays = play(int(lengths.sum()), offsets, True, log_plays)
+    hands = _hand_frame(*arrays, log_plays, True)
+    game_frame = frame_from_records(
+        games, {"final": game_values[:, 0], "final_bags": game_values[:, 1].astype(np.int16)},
+        order=layout.GAME_COLUMNS,
+    )
+    return hands, game_frame
+
+
+GAME = Game(
+    name="spades",
+    n_seats=layout.N_SEATS,
+    rules_cls=Rules,
+    play_policies=PLAY_POLICIES,
+    default_play="heuristic",
+    decisions={
+        "bid": BID_POLICIES,
+        "nil": NIL_POLICIES,
+        "blind_nil": BLIND_NIL_POLICIES,
+        "exchange": EXCHANGE_POLICIES,
+    },
+    default_decisions={"bid": "seat", "nil": "auto", "blind_nil": "auto", "exchange": "auto"},
+    run_hands=run_hands,
+    run_games=run_games,
+    hand_columns=", ".join(layout.HAND_COLUMNS),
+    user_policy_doc=(
+        "play(seat, hand, legal, view, st) -> card id from `legal` (uint64 masks of public "
+        "card ids; view: simcore.games.spades.layout.V_*)"
+    ),
+)
