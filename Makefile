@@ -22,8 +22,9 @@ results: $(STAMP)
 		--out data/trump-friend-main --resume
 	$(BIN)/simcore analyze trump-call --data data/trump-friend-main --out results/trump-friend
 
+# Two workers: each test file runs whole in one of them, so the games' kernels compile side by side.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python scripts/bench.py

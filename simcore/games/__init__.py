@@ -10,6 +10,7 @@ _MODULES = {
     "trump-friend": "simcore.games.trump_friend",
     "spades": "simcore.games.spades",
     "euchre": "simcore.games.euchre",
+    "gin-rummy": "simcore.games.gin_rummy",
 }
 
 NAMES = tuple(_MODULES)

@@ -1,0 +1,150 @@
+"""Gin Rummy: two players, melds, knocking, gin and undercuts.
+
+Rules: docs/rules/gin_rummy.md (GR-1 ... GR-18).  Columns: docs/games/gin_rummy.md.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import polars as pl
+
+from simcore.errors import SimcoreError
+from simcore.games.base import Game, PolicyChoice, frame_from_records
+from simcore.games.gin_rummy import engine, layout
+from simcore.games.gin_rummy.engine import games_kernel, hands_kernel, with_play
+from simcore.games.gin_rummy.policies import KNOCK_POLICIES, PLAY_POLICIES, USER_POLICY, builtin_play
+from simcore.games.gin_rummy.rules import Rules
+
+_hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
+_games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
+_user_kernels: dict[tuple, tuple] = {}
+
+USER_POLICY_DOC = """A Gin Rummy play policy is a jitted function
+    policy(kind, seat, hand, view, st) -> int
+kind: 0 take the upcard? (1/0), 1 take the top discard? (1/0), 2 which card to discard
+(a public card id in hand; not view[10] when view[14] is 1), 3 knock? (1/0; asked only when legal).
+See simcore.games.gin_rummy.layout for the view's fields."""
+
+
+def _kernels(choice: PolicyChoice):
+    """The cached built-in kernels, or kernels compiled for this run's user policy."""
+    if not choice.user:
+        return _hands_kernel, _games_kernel
+    key = tuple(sorted((s, id(f)) for s, f in choice.user.items()))
+    if key not in _user_kernels:
+        if len({id(f) for f in choice.user.values()}) > 1:
+            raise SimcoreError("one user play policy per run is supported (give it to several seats)")
+        fn = next(iter(choice.user.values()))
+
+        @nb.njit
+        def play(policy, kind, seat, hand, view, st):
+            if policy == USER_POLICY:
+                return fn(kind, seat, hand, view, st)
+            return builtin_play(policy, kind, seat, hand, view, st)
+
+        _user_kernels[key] = tuple(nb.njit(parallel=True, nogil=True)(k) for k in with_play(play))
+    return _user_kernels[key]
+
+
+def _n_blocks(count: int) -> int:
+    return max(1, min(count // 256, 4 * nb.get_num_threads() * 4))
+
+
+def config(rules: Rules, choice: PolicyChoice) -> np.ndarray:
+    cfg = np.zeros(engine.N_CFG, np.int64)
+    cfg[engine.C_KNOCK_LIMIT] = rules.knock_limit
+    cfg[engine.C_GIN_BONUS] = rules.gin_bonus
+    cfg[engine.C_UNDERCUT_BONUS] = rules.undercut_bonus
+    cfg[engine.C_MAY_DISCARD_TAKEN] = rules.may_discard_taken_card
+    cfg[engine.C_VOID_AT_STOCK] = rules.void_at_stock
+    cfg[engine.C_KNOCK_AT] = KNOCK_POLICIES[choice.decisions["knock"]]
+    cfg[engine.C_TARGET] = rules.target
+    cfg[engine.C_GAME_BONUS] = rules.game_bonus
+    cfg[engine.C_BOX_BONUS] = rules.box_bonus
+    cfg[engine.C_BOX_BOTH] = rules.box_bonus_to == "both"
+    cfg[engine.C_SHUTOUT] = rules.shutout_doubles
+    cfg[engine.C_NEXT_DEALER] = ("alternate", "winner", "loser").index(rules.next_dealer)
+    cfg[engine.C_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
+    return cfg
+
+
+def _check(bad: np.ndarray):
+    if bad[:, 0].sum():
+        raise SimcoreError(
+            f"a play policy gave an illegal answer in {int(bad[:, 0].sum())} hands "
+            "(a discard must be a card of the hand other than the card just taken)"
+        )
+    if bad.shape[1] > 2 and bad[:, 2].sum():
+        raise SimcoreError(f"{int(bad[:, 2].sum())} games were still running after 65,535 hands")
+
+
+def _hand_frame(out, dealt, finals, deadwoods, totals=None):
+    seat = {"hand": dealt, "final": finals, "deadwood": deadwoods}
+    if totals is not None:
+        seat["total"] = totals
+    return frame_from_records(out, seat, order=layout.HAND_COLUMNS)
+
+
+def _hand_arrays(rows):
+    return (np.zeros((rows, 2), np.uint64), np.zeros((rows, 2), np.uint64),
+            np.zeros((rows, 2), np.int8))
+
+
+def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
+              log_plays: bool = False) -> pl.DataFrame:
+    """Deals start .. start+count-1 of a run, one row each (hands mode)."""
+    kernel, _ = _kernels(choice)
+    out = np.zeros(count, layout.HAND_ROW)
+    dealt, finals, deadwoods = _hand_arrays(count)
+    bad = np.zeros((_n_blocks(count), 2), np.int64)
+    kernel(np.uint64(seed), np.int64(start), out, dealt, finals, deadwoods,
+           config(rules, choice), GAME.policy_ids(choice, USER_POLICY), bad)
+    _check(bad)
+    return _hand_frame(out, dealt, finals, deadwoods)
+
+
+def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
+              log_plays: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Games start .. start+count-1 played to the target: (hand rows, game rows).
+
+    The kernel runs twice: once to learn each game's length, then to write every hand row at
+    its offset (streams are keyed by seed, game, hand, so both runs play the same games)."""
+    _, kernel = _kernels(choice)
+    games = np.zeros(count, layout.GAME_ROW)
+    scores = np.zeros((count, 4), np.int64)
+    blocks = _n_blocks(count)
+    bad = np.zeros((blocks, 3), np.int64)
+    cfg = config(rules, choice)
+    ids = GAME.policy_ids(choice, USER_POLICY)
+
+    def play(rows, offsets, record):
+        out = np.zeros(rows, layout.GAME_HAND_ROW)
+        dealt, finals, deadwoods = _hand_arrays(rows)
+        totals = np.zeros((rows, 2), np.int16)
+        bad[:] = 0
+        kernel(np.uint64(seed), np.int64(start), games, scores, out, dealt, finals, deadwoods,
+               totals, offsets, record, cfg, ids, bad)
+        _check(bad)
+        return out, dealt, finals, deadwoods, totals
+
+    play(blocks, np.zeros(count, np.int64), False)
+    lengths = games["hands"].astype(np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    hands = _hand_frame(*play(int(lengths.sum()), offsets, True))
+    seat = {"final": scores[:, :2].astype(np.int32), "won": scores[:, 2:].astype(np.int16)}
+    return hands, frame_from_records(games, seat, order=layout.GAME_COLUMNS)
+
+
+GAME = Game(
+    name="gin-rummy",
+    n_seats=layout.N_SEATS,
+    rules_cls=Rules,
+    play_policies=PLAY_POLICIES,
+    default_play="heuristic",
+    decisions={"knock": KNOCK_POLICIES},
+    default_decisions={"knock": "limit"},
+    run_hands=run_hands,
+    run_games=run_games,
+    user_policy_doc=USER_POLICY_DOC,
+)

@@ -1,0 +1,477 @@
+"""Gin Rummy engine: one hand (GR-6 ... GR-15) and whole games (GR-5, GR-16 ... GR-18).
+
+Numba-jitted over public-order bitboards; the meld work is simcore.melds.  ``hands_kernel`` and
+``games_kernel`` are plain functions: the package jits them with the built-in policies (cached
+on disk) or, through ``with_play``, around a user's policy.
+"""
+
+import numba as nb
+import numpy as np
+
+from simcore.cards import bit
+from simcore.games.base import rebind
+from simcore.melds import GIN_PLANES, MAX_MELDS, from_sequence, gin_deadwood, knock_result, \
+    to_sequence
+from simcore.rng import below, policy_key, shuffle, stream_key
+from simcore.games.gin_rummy.layout import (
+    END_GIN,
+    END_KNOCK,
+    END_VOID,
+    HAND,
+    K_DISCARD,
+    K_DRAW,
+    K_KNOCK,
+    K_UPCARD,
+    V_DEADWOOD,
+    V_DEALER,
+    V_DISCARD,
+    V_KNOCK_AT,
+    V_KNOCK_LIMIT,
+    V_OPP_DISCARDS,
+    V_OPP_PICKS,
+    V_PILE,
+    V_SEAT,
+    V_STOCK,
+    V_TAKEN,
+    V_TAKEN_LOCKED,
+    V_TOP,
+    V_TURN,
+    V_UPCARD,
+    VIEW_SIZE,
+)
+from simcore.games.gin_rummy.policies import builtin_play
+
+# The play dispatcher ``play(policy_id, kind, seat, hand, view, st)``, called as a global
+# so the built-in kernels cache on disk; ``with_play`` rebuilds the chain for a user policy.
+play = builtin_play
+
+MAX_TURNS = 2000  # a hand still going after this many turns is void and counted as stalled
+ARRANGEMENTS = 64  # knocker arrangements kept for GR-11 (real hands have a handful)
+
+# rule settings, packed into one int64 array ``cfg`` (index names below)
+C_KNOCK_LIMIT = 0
+C_GIN_BONUS = 1
+C_UNDERCUT_BONUS = 2
+C_MAY_DISCARD_TAKEN = 3
+C_VOID_AT_STOCK = 4
+C_KNOCK_AT = 5
+C_TARGET = 6
+C_GAME_BONUS = 7
+C_BOX_BONUS = 8
+C_BOX_BOTH = 9
+C_SHUTOUT = 10
+C_NEXT_DEALER = 11  # 0 alternate, 1 winner, 2 loser
+C_FIRST_DEALER = 12  # -1 random
+N_CFG = 13
+
+# hand status codes from a turn
+_GO_ON = 0
+_KNOCKED = 1
+_ILLEGAL = -2
+
+# per-hand integer results, ``res[...]``
+R_END = 0
+R_KNOCKER = 1
+R_WINNER = 2
+R_POINTS = 3
+R_TURNS = 4
+R_TAKER = 5
+R_DW0 = 6
+R_DW1 = 7
+R_STALLED = 8
+N_RES = 9
+
+
+@nb.njit(inline="always", cache=True)
+def deal(st, deck, hands, preset):
+    """GR-1, GR-6: shuffle (unless ``preset``: deck already ordered); 10 cards each, seat 0
+    first; deck[20] is the upcard, the rest (deck[21:]) the stock, top first."""
+    if not preset:
+        for i in range(52):
+            deck[i] = i
+        shuffle(st, deck, 52)
+    for s in range(2):
+        h = np.uint64(0)
+        for i in range(HAND * s, HAND * s + HAND):
+            h |= bit(deck[i])
+        hands[s] = h
+
+
+@nb.njit(inline="always", cache=True)
+def _ask(kind, p, policies, hands, picks, discards, view, pst):
+    view[V_SEAT] = p
+    view[V_OPP_PICKS] = np.int64(picks[1 - p])
+    view[V_OPP_DISCARDS] = np.int64(discards[1 - p])
+    return play(policies[p], kind, p, hands[p], view, pst)
+
+
+@nb.njit(inline="always", cache=True)
+def _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile, view, pst):
+    """GR-8/GR-9: the seat holding 11 cards discards and may knock.
+
+    Returns (status, card): the card goes on the pile unless the seat knocks (face down)."""
+    view[V_TAKEN] = taken
+    card = _ask(K_DISCARD, p, policies, hands, picks, discards, view, pst)
+    if card < 0 or card > 51 or not (hands[p] & bit(card)):
+        return _ILLEGAL, card
+    if card == taken and not cfg[C_MAY_DISCARD_TAKEN]:
+        return _ILLEGAL, card
+    hands[p] &= ~bit(card)
+    picks[p] &= ~bit(card)
+    dw = gin_deadwood(hands[p])
+    if dw <= cfg[C_KNOCK_LIMIT]:
+        view[V_DEADWOOD] = dw
+        view[V_DISCARD] = card
+        if _ask(K_KNOCK, p, policies, hands, picks, discards, view, pst) == 1:
+            return _KNOCKED, card
+    discards[p] |= bit(card)
+    pile[0] |= bit(card)
+    view[V_PILE] = np.int64(pile[0])
+    view[V_TOP] = card
+    return _GO_ON, card
+
+
+@nb.njit(cache=True)
+def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch, dealer,
+              cfg, policies, res, preset=False):
+    """Deal and play one hand (GR-6 ... GR-15).  ``hands`` ends as the final 10-card hands;
+    ``res`` gets the R_* results and ``pile[1]`` the cards laid off.  Returns False on an
+    illegal answer from a policy.
+
+    Not inlined, unlike the other per-deal helpers: a hand costs tens of microseconds, so the
+    array refcounts of one call are noise, while one shared copy cuts the kernels' compile
+    time several-fold (two kernels and ``play_preset`` would each inline it)."""
+    pst[0] = policy_key(st[0])
+    deal(st, deck, hands, preset)
+    upcard = deck[2 * HAND]
+    nxt = 2 * HAND + 1  # top of the stock
+    for s in range(2):
+        picks[s] = 0
+        discards[s] = 0
+        res[R_DW0 + s] = 0
+    pile[0] = bit(upcard)
+    pile[1] = 0
+    order[0] = upcard  # the pile, bottom first: taking the top uncovers the card below
+    n_pile = 1
+    for k in range(VIEW_SIZE):
+        view[k] = 0
+    view[V_DEALER] = dealer
+    view[V_UPCARD] = upcard
+    view[V_TOP] = upcard
+    view[V_PILE] = np.int64(pile[0])
+    view[V_STOCK] = 52 - nxt
+    view[V_KNOCK_LIMIT] = cfg[C_KNOCK_LIMIT]
+    view[V_KNOCK_AT] = cfg[C_KNOCK_AT]
+    view[V_TAKEN] = -1
+    view[V_TAKEN_LOCKED] = 0 if cfg[C_MAY_DISCARD_TAKEN] else 1
+    res[R_END] = END_VOID
+    res[R_KNOCKER] = -1
+    res[R_WINNER] = -1
+    res[R_POINTS] = 0
+    res[R_TAKER] = -1
+    res[R_STALLED] = 0
+    turns = 0
+    status = _GO_ON
+    knocker = -1
+    # GR-7: the upcard is offered to the non-dealer, then to the dealer
+    p = 1 - dealer
+    from_stock_only = True
+    for i in range(2):
+        q = (1 - dealer) if i == 0 else dealer
+        view[V_TURN] = turns
+        if _ask(K_UPCARD, q, policies, hands, picks, discards, view, pst) == 1:
+            res[R_TAKER] = q
+            hands[q] |= bit(upcard)
+            picks[q] |= bit(upcard)
+            pile[0] = 0
+            n_pile = 0
+            view[V_TOP] = -1
+            view[V_PILE] = 0
+            status, card = _discard_and_knock(q, upcard, cfg, policies, hands, picks, discards,
+                                              pile, view, pst)
+            if status == _ILLEGAL:
+                return False
+            turns = 1
+            if status == _KNOCKED:
+                knocker = q
+            else:
+                order[n_pile] = card
+                n_pile += 1
+            p = 1 - q
+            from_stock_only = False
+            break
+    # GR-8: turns until a knock or a void stock (GR-12)
+    while knocker < 0:
+        if 52 - nxt <= cfg[C_VOID_AT_STOCK]:
+            break
+        if turns >= MAX_TURNS:
+            res[R_STALLED] = 1
+            break
+        view[V_TURN] = turns
+        view[V_TAKEN] = -1
+        take_pile = False
+        if not from_stock_only and n_pile > 0:
+            take_pile = _ask(K_DRAW, p, policies, hands, picks, discards, view, pst) == 1
+        from_stock_only = False
+        taken = -1
+        if take_pile:
+            n_pile -= 1
+            taken = order[n_pile]
+            hands[p] |= bit(taken)
+            picks[p] |= bit(taken)
+            pile[0] &= ~bit(taken)
+            view[V_TOP] = order[n_pile - 1] if n_pile > 0 else -1
+            view[V_PILE] = np.int64(pile[0])
+        else:
+            hands[p] |= bit(deck[nxt])
+            nxt += 1
+            view[V_STOCK] = 52 - nxt
+        status, card = _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile,
+                                          view, pst)
+        if status == _ILLEGAL:
+            return False
+        turns += 1
+        if status == _KNOCKED:
+            knocker = p
+        else:
+            order[n_pile] = card
+            n_pile += 1
+            p = 1 - p
+    res[R_TURNS] = turns
+    if knocker < 0:  # GR-12: void
+        for s in range(2):
+            res[R_DW0 + s] = gin_deadwood(hands[s])
+        return True
+    score_knock(knocker, hands, cfg, scratch, pile, res)
+    return True
+
+
+@nb.njit(inline="always", cache=True)
+def score_knock(knocker, hands, cfg, scratch, pile, res):
+    """GR-10 ... GR-15: lay-offs, undercut and gin; fills ``res`` and ``pile[1]`` (laid off)."""
+    d = 1 - knocker
+    kdw, ddw, off, _ = knock_result(to_sequence(hands[knocker], True),
+                                    to_sequence(hands[d], True), GIN_PLANES, scratch)
+    pile[1] = from_sequence(off, True)
+    res[R_KNOCKER] = knocker
+    res[R_DW0 + knocker] = kdw
+    res[R_DW0 + d] = ddw
+    if kdw == 0:  # GR-10, GR-15
+        res[R_END] = END_GIN
+        res[R_WINNER] = knocker
+        res[R_POINTS] = cfg[C_GIN_BONUS] + ddw
+    elif kdw < ddw:  # GR-13
+        res[R_END] = END_KNOCK
+        res[R_WINNER] = knocker
+        res[R_POINTS] = ddw - kdw
+    else:  # GR-14: undercut, ties to the defender
+        res[R_END] = END_KNOCK
+        res[R_WINNER] = d
+        res[R_POINTS] = kdw - ddw + cfg[C_UNDERCUT_BONUS]
+
+
+@nb.njit(inline="always", cache=True)
+def record_hand(out, dealt, finals, deadwoods, row, seed, deal_id, dealer, upcard, hands,
+                first_hands, pile, res):
+    rec = out[row]
+    rec.seed = seed
+    rec.deal = deal_id
+    rec.dealer = dealer
+    rec.upcard = upcard
+    rec.upcard_taker = res[R_TAKER]
+    rec.end = res[R_END]
+    rec.knocker = res[R_KNOCKER]
+    rec.laid_off = pile[1]
+    rec.turns = res[R_TURNS]
+    rec.winner = res[R_WINNER]
+    rec.points = res[R_POINTS]
+    for s in range(2):
+        dealt[row, s] = first_hands[s]
+        finals[row, s] = hands[s]
+        deadwoods[row, s] = res[R_DW0 + s]
+
+
+@nb.njit(inline="always", cache=True)
+def first_dealer(seed, stream_a, cfg, st):
+    """GR-5: a fixed seat, or drawn from the stream (seed, stream_a, 0, 1)."""
+    if cfg[C_FIRST_DEALER] >= 0:
+        return cfg[C_FIRST_DEALER]
+    st[0] = stream_key(seed, stream_a, 0, 1)
+    return below(st, 2)
+
+
+@nb.njit(inline="always", cache=True)
+def block_range(b, n, n_blocks):
+    size = (n + n_blocks - 1) // n_blocks
+    return b * size, min(n, (b + 1) * size)
+
+
+@nb.njit(inline="always", cache=True)
+def _dealt(deck, first_hands):
+    for s in range(2):
+        h = np.uint64(0)
+        for i in range(HAND * s, HAND * s + HAND):
+            h |= bit(deck[i])
+        first_hands[s] = h
+
+
+@nb.njit(inline="always", cache=True)
+def final_scores(totals, won, cfg, game_scores, g):
+    """GR-17/GR-18: row g of ``game_scores`` = final0, final1 (bonuses in), won0, won1.
+    Returns (winner, shutout)."""
+    winner = 0 if totals[0] >= totals[1] else 1
+    loser = 1 - winner
+    final_w = totals[winner]
+    final_l = totals[loser]
+    shutout = totals[loser] == 0 and won[loser] == 0
+    if shutout and cfg[C_SHUTOUT]:  # GR-18: hand points doubled before the other bonuses
+        final_w *= 2
+    final_w += cfg[C_GAME_BONUS] + cfg[C_BOX_BONUS] * won[winner]  # GR-17
+    if cfg[C_BOX_BOTH]:
+        final_l += cfg[C_BOX_BONUS] * won[loser]
+    game_scores[g, winner] = final_w
+    game_scores[g, loser] = final_l
+    game_scores[g, 2] = won[0]
+    game_scores[g, 3] = won[1]
+    return winner, shutout
+
+
+def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, bad):
+    """Hand rows ``start ..`` in parallel blocks.  ``bad[b, 0]`` counts illegal policy answers,
+    ``bad[b, 1]`` hands stopped at MAX_TURNS (recorded as void)."""
+    n = out.shape[0]
+    n_blocks = bad.shape[0]
+    for b in nb.prange(n_blocks):
+        st = np.zeros(1, np.uint64)
+        pst = np.zeros(1, np.uint64)
+        deck = np.empty(52, np.int64)
+        hands = np.empty(2, np.uint64)
+        first_hands = np.empty(2, np.uint64)
+        picks = np.empty(2, np.uint64)
+        discards = np.empty(2, np.uint64)
+        pile = np.empty(2, np.uint64)
+        order = np.empty(52, np.int64)
+        view = np.empty(VIEW_SIZE, np.int64)
+        scratch = np.empty((ARRANGEMENTS, MAX_MELDS), np.uint64)
+        res = np.empty(16, np.int64)
+        lo, hi = block_range(b, n, n_blocks)
+        for i in range(lo, hi):
+            k = start + i
+            dealer = first_dealer(seed, k, cfg, st)
+            st[0] = stream_key(seed, k, 0, 0)
+            ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view,
+                           scratch, dealer, cfg, policies, res)
+            if not ok:
+                bad[b, 0] += 1
+                continue
+            bad[b, 1] += res[R_STALLED]
+            _dealt(deck, first_hands)
+            record_hand(out, dealt, finals, deadwoods, i, seed, k, dealer, deck[2 * HAND], hands,
+                        first_hands, pile, res)
+
+
+def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods, totals_out,
+                 offsets, record, cfg, policies, bad):
+    """Whole games (GR-5, GR-16 ... GR-18) in parallel blocks.
+
+    With ``record`` false it only plays the games and fills ``games``/``game_scores`` (row b
+    of the hand arrays is block b's scratch); with ``record`` true hand rows go to
+    ``offsets[g] + hand_no``.  Both passes play the same games (streams keyed by seed, game,
+    hand_no).  ``game_scores[g]`` = final0, final1, won0, won1.  ``bad[b, 0]`` counts illegal
+    answers, ``bad[b, 1]`` stalled hands, ``bad[b, 2]`` games stopped at 65,535 hands.
+    """
+    n = games.shape[0]
+    n_blocks = bad.shape[0]
+    for b in nb.prange(n_blocks):
+        st = np.zeros(1, np.uint64)
+        pst = np.zeros(1, np.uint64)
+        deck = np.empty(52, np.int64)
+        hands = np.empty(2, np.uint64)
+        first_hands = np.empty(2, np.uint64)
+        picks = np.empty(2, np.uint64)
+        discards = np.empty(2, np.uint64)
+        pile = np.empty(2, np.uint64)
+        order = np.empty(52, np.int64)
+        view = np.empty(VIEW_SIZE, np.int64)
+        scratch = np.empty((ARRANGEMENTS, MAX_MELDS), np.uint64)
+        res = np.empty(16, np.int64)
+        totals = np.zeros(2, np.int64)
+        won = np.zeros(2, np.int64)
+        lo, hi = block_range(b, n, n_blocks)
+        for g in range(lo, hi):
+            game = start + g
+            dealer = first_dealer(seed, game, cfg, st)
+            totals[:] = 0
+            won[:] = 0
+            hand_no = 0
+            while True:
+                st[0] = stream_key(seed, game, hand_no + 1, 0)
+                row = offsets[g] + hand_no if record else np.int64(b)
+                ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view,
+                               scratch, dealer, cfg, policies, res)
+                if not ok:
+                    bad[b, 0] += 1
+                    break
+                bad[b, 1] += res[R_STALLED]
+                w = res[R_WINNER]
+                if w >= 0:
+                    totals[w] += res[R_POINTS]
+                    won[w] += 1
+                _dealt(deck, first_hands)
+                deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
+                record_hand(out, dealt, finals, deadwoods, row, seed, deal_id, dealer,
+                            deck[2 * HAND], hands, first_hands, pile, res)
+                rec = out[row]
+                rec.game = game
+                rec.hand_no = hand_no
+                for s in range(2):
+                    totals_out[row, s] = totals[s]
+                hand_no += 1
+                if w >= 0:  # GR-5; a void hand is dealt again by the same dealer (GR-12)
+                    if cfg[C_NEXT_DEALER] == 0:
+                        dealer = 1 - dealer
+                    elif cfg[C_NEXT_DEALER] == 1:
+                        dealer = w
+                    else:
+                        dealer = 1 - w
+                if totals[0] >= cfg[C_TARGET] or totals[1] >= cfg[C_TARGET]:  # GR-16
+                    break
+                if hand_no >= 65535:
+                    bad[b, 2] += 1
+                    break
+            winner, shutout = final_scores(totals, won, cfg, game_scores, g)
+            grec = games[g]
+            grec.seed = seed
+            grec.game = game
+            grec.hands = hand_no
+            grec.winner = winner
+            grec.shutout = shutout
+
+
+@nb.njit(cache=True)
+def play_preset(deck, dealer, cfg, policies, seed):
+    """One hand from a given deck order (tests, ``--predeal``): (ok, res, hands, laid_off).
+    Policies draw from the stream of (seed, 0, 0, 0)."""
+    st = np.zeros(1, np.uint64)
+    st[0] = stream_key(seed, 0, 0, 0)
+    pst = np.zeros(1, np.uint64)
+    deck = deck.copy()
+    hands = np.empty(2, np.uint64)
+    picks = np.empty(2, np.uint64)
+    discards = np.empty(2, np.uint64)
+    pile = np.empty(2, np.uint64)
+    order = np.empty(52, np.int64)
+    view = np.empty(VIEW_SIZE, np.int64)
+    scratch = np.empty((ARRANGEMENTS, MAX_MELDS), np.uint64)
+    res = np.zeros(16, np.int64)
+    ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
+                   dealer, cfg, policies, res, True)
+    return ok, res, hands, pile[1]
+
+
+def with_play(play_fn):
+    """(hands kernel, games kernel) as plain functions whose play dispatcher is ``play_fn``."""
+    ask_fn = nb.njit(rebind(_ask.py_func, play=play_fn))
+    disc_fn = nb.njit(rebind(_discard_and_knock.py_func, _ask=ask_fn))
+    hand_fn = nb.njit(rebind(play_hand.py_func, _ask=ask_fn, _discard_and_knock=disc_fn))
+    return (rebind(hands_kernel, play_hand=hand_fn), rebind(games_kernel, play_hand=hand_fn))

@@ -1,0 +1,76 @@
+"""Gin Rummy row records, the observation a policy sees, and the decision kinds.
+
+Hands are public-order uint64 masks (simcore.cards); the meld kernels (simcore.melds) convert
+to their ace-low sequence order internally.
+"""
+
+import numpy as np
+
+N_SEATS = 2
+DECK = 52
+HAND = 10
+
+# What a policy is asked (its ``kind`` argument) and what it answers.
+K_UPCARD = 0   # GR-7: 1 = take the upcard, 0 = pass
+K_DRAW = 1     # GR-8: 1 = take the top discard, 0 = draw from the stock
+K_DISCARD = 2  # GR-8: a card of ``hand`` (11 cards); not view[V_TAKEN] if view[V_TAKEN_LOCKED]
+K_KNOCK = 3    # GR-9: 1 = knock (asked only when deadwood after the discard <= knock_limit)
+
+# The observation (int64 view).  Everything here is visible to the seat asked.
+V_SEAT = 0
+V_DEALER = 1
+V_TOP = 2            # top card of the discard pile, -1 if empty
+V_PILE = 3           # mask of the cards in the discard pile
+V_OPP_PICKS = 4      # cards the opponent took from the pile and has not thrown back
+V_OPP_DISCARDS = 5   # every card the opponent has discarded
+V_STOCK = 6          # cards left in the stock
+V_TURN = 7           # completed turns so far
+V_KNOCK_LIMIT = 8    # rules.knock_limit
+V_KNOCK_AT = 9       # the ``knock`` decision's threshold (-1 = knock_limit)
+V_TAKEN = 10         # card taken from the pile this turn, -1 if none
+V_TAKEN_LOCKED = 14  # 1 if V_TAKEN may not be discarded (GR-8, may_discard_taken_card=false)
+V_DEADWOOD = 11      # K_KNOCK: deadwood of the 10 cards kept
+V_DISCARD = 12       # K_KNOCK: the card being discarded
+V_UPCARD = 13        # the first upcard
+VIEW_SIZE = 16
+
+# end column
+END_VOID = 0
+END_KNOCK = 1
+END_GIN = 2
+
+_HAND_FIELDS = [
+    ("dealer", np.int8),
+    ("upcard", np.int8),
+    ("upcard_taker", np.int8),
+    ("end", np.int8),
+    ("knocker", np.int8),
+    ("laid_off", np.uint64),
+    ("turns", np.int16),
+    ("winner", np.int8),
+    ("points", np.int16),
+]
+HAND_ROW = np.dtype([("seed", np.uint64), ("deal", np.uint64)] + _HAND_FIELDS, align=True)
+GAME_HAND_ROW = np.dtype(
+    [("seed", np.uint64), ("deal", np.uint64), ("game", np.uint64), ("hand_no", np.uint16)]
+    + _HAND_FIELDS,
+    align=True,
+)
+GAME_ROW = np.dtype(
+    [("seed", np.uint64), ("game", np.uint64), ("hands", np.uint16), ("winner", np.int8),
+     ("shutout", np.bool_)],
+    align=True,
+)
+
+_SEATS = range(N_SEATS)
+HAND_COLUMNS = (
+    ["seed", "deal", "game", "hand_no"]
+    + [f"hand{s}" for s in _SEATS]
+    + ["dealer", "upcard", "upcard_taker", "end", "knocker"]
+    + [f"final{s}" for s in _SEATS]
+    + [f"deadwood{s}" for s in _SEATS]
+    + ["laid_off", "turns", "winner", "points"]
+    + [f"total{s}" for s in _SEATS]
+)
+GAME_COLUMNS = (["seed", "game", "hands"] + [f"final{s}" for s in _SEATS]
+                + [f"won{s}" for s in _SEATS] + ["winner", "shutout"])
