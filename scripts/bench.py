@@ -128,6 +128,34 @@ def openspiel_rate(name, seconds):
     return n / (time.perf_counter() - start)
 
 
+@nb.njit(cache=True)
+def _random_hands(n, size, seed):
+    out = np.empty(n, np.uint64)
+    st = np.zeros(1, np.uint64)
+    deck = np.empty(52, np.int64)
+    for k in range(n):
+        st[0] = stream_key(seed, k, 0, 0)
+        for i in range(52):
+            deck[i] = i
+        shuffle(st, deck, 52)
+        h = np.uint64(0)
+        for i in range(size):
+            h |= bit(deck[i])
+        out[k] = h
+    return out
+
+
+def min_deadwood_ns(n=1_000_000):
+    """Nanoseconds per minimum-deadwood call on random dealt 10-card hands (one thread)."""
+    from simcore import melds
+
+    hands = _random_hands(n, 10, np.uint64(7))
+    melds.gin_deadwoods(hands[:10])
+    t = time.perf_counter()
+    melds.gin_deadwoods(hands)
+    return (time.perf_counter() - t) / n * 1e9
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller samples (noisier)")
@@ -155,7 +183,7 @@ def main(argv=None):
         bare[t] = bare_rate(t, n, args.repeats)
         row("trump-friend", "bare kernel (deal + random legal plays, no recording)", t, bare[t],
             f"{bare[t] / bare[1]:.2f}x of 1 thread" if t > 1 else "")
-    peers = {"spades": "spades", "euchre": "euchre"}
+    peers = {"spades": "spades", "euchre": "euchre", "gin-rummy": "gin_rummy"}
     for name in games.NAMES:
         try:
             game = games.get(name)
@@ -187,6 +215,11 @@ def main(argv=None):
         lines.append(f"| {name} | warm start: `simcore simulate {name} --deals 1000` | all | "
                      f"{warm_start(name):.2f} s wall | |")
         print(lines[-1], flush=True)
+        if name == "gin-rummy":
+            nb.set_num_threads(1)
+            lines.append(f"| gin-rummy | one minimum-deadwood call (10 random cards) | 1 | "
+                         f"{min_deadwood_ns():.0f} ns per call | |")
+            print(lines[-1], flush=True)
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(lines) + "\n")

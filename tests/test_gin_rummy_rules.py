@@ -353,3 +353,13 @@ def test_bad_options_are_clear_errors():
         Rules.from_options({"knock_limit": "11"})
     with pytest.raises(SimcoreError):
         GAME.policies_from_specs(["knock=at11"])
+
+
+def test_heuristic_beats_random_in_games_to_100_from_either_seat():
+    """The heuristic wins at least 95% of games against random play, from either seat."""
+    import simcore
+
+    for seat, other in ((0, 1), (1, 0)):
+        games = simcore.simulate("gin-rummy", 300, seed=10 + seat, mode="games",
+                                 policy=[f"{seat}=heuristic", f"{other}=random"]).games().collect()
+        assert (games["winner"] == seat).mean() >= 0.95
