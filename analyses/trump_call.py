@@ -114,13 +114,22 @@ def run(hands: pl.LazyFrame, manifest: dict, out: Path, data) -> list[Path]:
     by_call.write_csv(table)
     table2 = out / "trump_call_by_length.csv"
     by_length.write_csv(table2)
-    best = by_call.sort("rate", descending=True).row(0, named=True)
-    worst = by_call.sort("rate").row(0, named=True)
-    finding = (
-        f"Calling {best['call']} won {100 * best['rate']:.1f}% of rounds "
-        f"(95% CI {100 * best['rate_low']:.1f}–{100 * best['rate_high']:.1f}%) against "
-        f"{100 * worst['rate']:.1f}% for {worst['call']}."
-    )
+    suits = by_call.filter(pl.col("trump") < 4)
+    no_trump = by_call.filter(pl.col("trump") == 4)
+    parts = []
+    if suits.height:
+        parts.append(f"Suit calls won {100 * suits['rate'].min():.1f}–{100 * suits['rate'].max():.1f}% "
+                     f"of rounds (the four suits are alike)")
+    if no_trump.height:
+        nt = no_trump.row(0, named=True)
+        parts.append(f"no trump won {100 * nt['rate']:.1f}% (95% CI {100 * nt['rate_low']:.1f}–"
+                     f"{100 * nt['rate_high']:.1f}%)")
+    suit_rows = by_length.filter((pl.col("kind").str.starts_with("suit")) & (pl.col("n") >= 200))
+    if suit_rows.height >= 2:
+        lo, hi = suit_rows.sort("length").row(0, named=True), suit_rows.sort("length").row(-1, named=True)
+        parts.append(f"holding {hi['length']} cards of the called suit won {100 * hi['rate']:.0f}% "
+                     f"against {100 * lo['rate']:.0f}% with {lo['length']}")
+    finding = "; ".join(parts) + "."
     summary = out / "trump_call.md"
     summary.write_text(
         f"### Trump Friend: win rate by trump call\n\n![trump call](trump_call.png)\n\n"
