@@ -81,7 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     ana = sub.add_parser("analyze", help="turn a run into a chart and a table",
                          description="Run one analysis over a run folder.")
-    ana.add_argument("name", metavar="NAME", help="analysis name (see `simcore analyze list x`)")
+    from analyses import ANALYSES
+
+    ana.add_argument("name", metavar="NAME", help="one of: " + ", ".join(ANALYSES))
     ana.add_argument("--data", required=True, help="a run folder made by simcore simulate")
     ana.add_argument("--out", required=True, help="folder for the chart and table")
 
