@@ -45,7 +45,6 @@ play = builtin_play
 
 # Stream names: (seed, a, b, c).  Hands mode: (seed, deal, 0, 0); game mode: (seed, game,
 # hand_no + 1, 0); a game's first declarer: (seed, game, 0, 1).
-_HANDS_MODE = 0
 
 
 @nb.njit(inline="always", cache=True)

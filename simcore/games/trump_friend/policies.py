@@ -54,11 +54,6 @@ def card_points(c):
     return 0
 
 
-@nb.njit(cache=True)
-def mask_points(m):
-    return popcount(m & ONE_POINT) + 2 * popcount(m & TWO_POINTS)
-
-
 @nb.njit(inline="always", cache=True)
 def random_card(mask, st):
     return nth_bit(mask, below(st, popcount(mask)))
@@ -129,7 +124,7 @@ def heuristic_play(seat, hand, legal, view, st):
     n = view[V_NPLAYED]
     unseen = _ALL & ~(hand | np.uint64(view[V_PLAYED]))
     if n == 0:
-        return _lead(hand, legal, trump, unseen, relation(seat, view[V_DECLARER], hand, view))
+        return _lead(legal, trump, unseen)
     best_pos = trick_winner_at(view, V_TRICK_CARDS, n, trump)
     best = view[V_TRICK_CARDS + best_pos]
     led = view[V_TRICK_CARDS] // 13
@@ -200,7 +195,7 @@ def _most_points(mask):
 
 
 @nb.njit(cache=True)
-def _lead(hand, legal, trump, unseen, vs_declarer):
+def _lead(legal, trump, unseen):
     # Masters first: a side-suit master when trumps are gone or absent, else a trump master.
     for s in range(4):
         if s == trump:
