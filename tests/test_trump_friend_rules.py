@@ -210,6 +210,18 @@ def test_tf3_three_beats_two_beats_ace_in_a_full_trick():
     assert winner_of("4S 5S 10S JS 6S", NO_TRUMP) == 3
 
 
+def test_tf3_internal_hands_convert_to_public_ids_card_by_card():
+    """The engine converts whole hands from its TF-3 order with bit operations; each card
+    must land on its public id."""
+    rng = np.random.default_rng(3)
+    for c in range(52):
+        assert layout.public_mask(np.uint64(1) << np.uint64(layout.TO_INTERNAL[c])) == 1 << c
+    for _ in range(2000):
+        cards = rng.choice(52, size=rng.integers(0, 53), replace=False)
+        internal = hand_from_cards(int(layout.TO_INTERNAL[c]) for c in cards)
+        assert layout.public_mask(np.uint64(internal)) == hand_from_cards(int(c) for c in cards)
+
+
 def test_point_cards_ace_two_kqj_one_total_twenty():
     expected = {"A": 2, "K": 1, "Q": 1, "J": 1}
     total = 0
@@ -321,6 +333,7 @@ def test_tf5_4_default_policies_never_name_their_own_card(deal_rows):
 
 OWN_CARD = 9  # harness friend-call id: the declarer names the strongest card of their own hand
 SCRIBBLER = 7  # harness play-policy id: plays randomly, then uses its view as scratch space
+RECORDER = 8  # harness play-policy id: plays randomly; any id but 0 (random) makes the engine keep the view
 REC = 4 + layout.VIEW_SIZE  # one record per policy call: seat, hand, legal, stream state, view
 
 
@@ -360,7 +373,7 @@ def harness():
                                choose_friend=_friend_or_own))
 
     def play(seed, deal_id, declarer, friend_policy, allow_own=True, trump_policy=3,
-             policies=(0, 0, 0, 0, 0)):
+             policies=(RECORDER,) * 5):
         deal_st = np.array([stream_key(np.uint64(seed), np.uint64(deal_id), 0, 0)], np.uint64)
         st = np.zeros(2 + 50 * REC, np.uint64)  # the policies' stream, then the records
         out = np.zeros(1, layout.HAND_ROW)
@@ -473,6 +486,16 @@ def check_policy_inputs(row, calls):
             assert view[slot] == value, (k, slot)
 
 
+def test_random_policy_rounds_skip_the_view_and_play_the_same_cards(harness):
+    """With every seat on ``random`` (id 0) the engine does not keep the view up (no policy
+    reads it); the cards played, winners and scores are exactly those of a view-keeping run."""
+    for k in range(40):
+        kept, _ = harness(516, k, k % 5, k % 3)
+        skipped, calls = harness(516, k, k % 5, k % 3, policies=(0,) * 5)
+        assert skipped == kept
+        assert not calls[:, 4:].any()  # the view the policies got was never filled
+
+
 def test_tf5_5_policy_receives_only_its_hand_and_public_information(harness):
     for k in range(60):
         row, calls = harness(512, k, k % 5, [0, 1, 2, OWN_CARD][k % 4])
@@ -530,7 +553,7 @@ def test_tf8_policy_writing_to_its_view_cannot_change_trick_winners(harness):
     """
     bad = 0
     for k in range(50):
-        row, _ = harness(515, k, k % 5, 0, policies=(0, 0, SCRIBBLER, 0, 0))
+        row, _ = harness(515, k, k % 5, 0, policies=(RECORDER, RECORDER, SCRIBBLER, RECORDER, RECORDER))
         try:
             replay = ref.replay_round(hands_of(row), row["kitty"], row["declarer"], row["trump"],
                                       row["friend_card"], row["plays"])

@@ -80,11 +80,20 @@ def _check(bad: np.ndarray):
         raise SimcoreError(f"{int(bad[:, 1].sum())} games were still running after 65,535 rounds")
 
 
+def _seat_arrays(rows: int, game_mode: bool):
+    """Per-seat outputs, (rows, k) views of (k, rows) arrays: the kernels index them by row,
+    and each seat's column is contiguous, so polars takes it without a copy."""
+    dealt = np.zeros((5, rows), np.uint64).T
+    seat_values = np.zeros((layout.N_SEAT_VALUES if game_mode else 2, 5, rows), np.int16)
+    return dealt, seat_values.transpose(2, 0, 1)
+
+
 def _hand_frame(out, dealt, seat_values, plays, winners, log_plays, game_mode):
-    seat = {"hand": dealt, "points": seat_values[:, layout.SV_POINTS].astype(np.int8),
-            "delta": seat_values[:, layout.SV_DELTA]}
+    by_field = seat_values.transpose(1, 2, 0)  # (field, seat, row), C-contiguous
+    seat = {"hand": dealt, "points": by_field[layout.SV_POINTS].astype(np.int8).T,
+            "delta": by_field[layout.SV_DELTA].T}
     if game_mode:
-        seat["total"] = seat_values[:, layout.SV_TOTAL]
+        seat["total"] = by_field[layout.SV_TOTAL].T
     lists = {"plays": plays, "trick_winners": winners} if log_plays else None
     return frame_from_records(out, seat, lists, order=layout.HAND_COLUMNS)
 
@@ -94,8 +103,7 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     """Deals start .. start+count-1 of a run, one row each (hands mode)."""
     hands_kernel, _ = _kernels(choice)
     out = np.zeros(count, layout.HAND_ROW)
-    dealt = np.zeros((count, 5), np.uint64)
-    seat_values = np.zeros((count, layout.N_SEAT_VALUES, 5), np.int16)
+    dealt, seat_values = _seat_arrays(count, False)
     plays, winners = _log_arrays(count, log_plays)
     bad = np.zeros((_n_blocks(count), 2), np.int64)
     hands_kernel(np.uint64(seed), np.int64(start), out, dealt, seat_values,
@@ -121,8 +129,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
     def play(rows, offsets, record, log):
         out = np.zeros(rows, layout.GAME_HAND_ROW)
-        dealt = np.zeros((rows, 5), np.uint64)
-        seat_values = np.zeros((rows, layout.N_SEAT_VALUES, 5), np.int16)
+        dealt, seat_values = _seat_arrays(rows, True)
         plays, winners = _log_arrays(rows, log)
         games_kernel(np.uint64(seed), np.int64(start), games, finals, out, dealt, seat_values,
                      offsets, record, first, *limit, *decl, plays, winners, bad)

@@ -4,6 +4,7 @@ Internal card id = 13 * suit + strength, strength 0 = 4 (lowest) ... 10 = A, 11 
 (TF-3), so within a suit a higher id is a stronger card.
 """
 
+import numba as nb
 import numpy as np
 
 from simcore.tricks import RankOrder
@@ -12,6 +13,18 @@ ORDER = RankOrder("456789TJQKA23")  # TF-3, lowest first
 TO_INTERNAL = ORDER.to_internal
 TO_PUBLIC = ORDER.to_public
 SUIT_TO_PUBLIC = ORDER.suit_to_public
+
+# Internal strength = public rank - 2 (mod 13): within each suit's 13 bits, public ranks are the
+# internal ones rotated up by two, so a whole hand converts with four bit operations.
+_LOW11 = np.uint64(sum(0x7FF << (13 * s) for s in range(4)))
+_TOP2 = np.uint64(sum(0x1800 << (13 * s) for s in range(4)))
+
+
+@nb.njit(inline="always", cache=True)
+def public_mask(mask):
+    """A hand of internal card ids as a hand of public card ids (same as SUIT_TO_PUBLIC)."""
+    return ((mask & _LOW11) << np.uint64(2)) | ((mask & _TOP2) >> np.uint64(11))
+
 
 N_SEATS = 5
 N_TRICKS = 10
