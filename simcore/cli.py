@@ -4,6 +4,7 @@
                      [--policy NAME | --policy SEAT=NAME | --policy DECISION=NAME ...]
                      [--rules KEY=VALUE ...] [--log-plays] [--resume] [--quiet]
                      [--cluster tcp://host:8786 | --cluster local:N]
+                     [--what-if DECISION] [--predeal SEAT=CARDS ...] [--condition EXPR ...]
     simcore analyze NAME --data DIR --out DIR
     simcore describe GAME
 
@@ -78,6 +79,14 @@ def build_parser() -> argparse.ArgumentParser:
                      help="compute the chunks on a Dask cluster: tcp://host:8786, or local:N "
                           "for N local worker processes")
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    sim.add_argument("--what-if", default=None, metavar="DECISION",
+                     help="play every deal once per option of DECISION, with an `option` "
+                          "column (see `simcore describe GAME`)")
+    sim.add_argument("--predeal", action="append", default=[], metavar="SEAT=CARDS",
+                     help="fix cards to a seat or slot, e.g. 0=AS,KS,3H or upcard=9H (repeatable)")
+    sim.add_argument("--condition", action="append", default=[], metavar="EXPR",
+                     help="keep only deals where SEAT:FEATURE OP N holds, e.g. '0:longest>=5' "
+                          "(repeatable: all must hold; see docs/conditions.md)")
 
     ana = sub.add_parser("analyze", help="turn a run into a chart and a table",
                          description="Run one analysis over a run folder.")
@@ -139,6 +148,9 @@ def _simulate(args) -> int:
         quiet=args.quiet,
         chunk_size=args.chunk_size,
         cluster=args.cluster,
+        what_if=args.what_if,
+        predeal=args.predeal or None,
+        conditions=args.condition or None,
     )
     if not args.quiet:
         seconds = time.perf_counter() - started
@@ -161,6 +173,21 @@ def _describe(name: str) -> int:
     for decision, names in game.decisions.items():
         print(f"{decision} policies (--policy {decision}=NAME; default {game.default_decisions[decision]}):")
         print("  " + ", ".join(names))
+    print("what-if decisions (--what-if DECISION: one row per option):")
+    if not game.what_if:
+        print("  none")
+    for decision, options in game.what_if.items():
+        print(f"  {decision}: {' | '.join(options)}; {game.what_if_doc.get(decision, '')}")
+    layout = game.deal_layout
+    if layout is None:
+        print("constrained dealing (--predeal, --condition): not supported")
+        return 0
+    print("predeal slots (--predeal SLOT=CARDS): " + ", ".join(layout.predeal_slots))
+    seats = [name for name, _ in layout.slots] + list(layout.roles)
+    print("condition seats (--condition SEAT:FEATURE OP N): " + ", ".join(seats))
+    print("condition features (OP: >= <= == != > <):")
+    for line in layout.describe_features():
+        print(f"  {line}")
     return 0
 
 

@@ -130,6 +130,35 @@ class Game:
     omniscient: tuple[str, ...] = ()
     hand_columns: str = ""
     user_policy_doc: str = ""
+    # What-if runs: CLI decision name (``--what-if nil``) -> its option labels, in the order the
+    # rows of one deal list them.  A game listing any must accept ``what_if=NAME`` in
+    # ``run_hands`` and return ``count * len(options)`` rows, deal-major, with an ``option``
+    # (Utf8) column; every other random draw of a deal is the same for each option.
+    what_if: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    what_if_doc: dict[str, str] = dataclasses.field(default_factory=dict)
+    # Constrained dealing (``simcore.dealing``): a game with a layout accepts
+    # ``deal_filter=DealFilter`` in ``run_hands`` / ``run_games`` (predeal and conditions).
+    deal_layout: Any = None
+
+    def what_if_options(self, name: str) -> tuple[str, ...]:
+        """The option labels of what-if decision ``name``; SimcoreError if this game has none."""
+        if name not in self.what_if:
+            if not self.what_if:
+                raise SimcoreError(f"{self.name} has no what-if decisions")
+            raise SimcoreError(f"unknown what-if decision {name!r} for {self.name}; known: "
+                               + ", ".join(self.what_if))
+        return self.what_if[name]
+
+    def deal_filter(self, predeal=None, conditions=None):
+        """``--predeal`` / ``--condition`` values compiled for the kernels (None when neither
+        is given); SimcoreError if this game has no constrained dealing or the text is bad."""
+        if not predeal and not conditions:
+            return None
+        if self.deal_layout is None:
+            raise SimcoreError(f"{self.name} does not support --predeal or --condition yet")
+        from simcore.dealing import compile_filter
+
+        return compile_filter(self.deal_layout, predeal, conditions)
 
     def policies_from_specs(self, specs) -> PolicyChoice:
         """Parse ``--policy`` values: ``NAME`` (every seat), ``SEAT=NAME``, ``DECISION=NAME``.
@@ -224,6 +253,23 @@ def frame_from_records(records: np.ndarray, seat_arrays: dict[str, np.ndarray] |
     for name, values in (lists or {}).items():
         frame = frame.with_columns(pl.Series(name, values).cast(pl.List(_polars_type(values))))
     return frame
+
+
+def with_attempts(frame: pl.DataFrame, attempts: np.ndarray, deal_filter) -> pl.DataFrame:
+    """Add the ``attempts`` column (u32) when the run has conditions."""
+    if deal_filter is None or not deal_filter.has_conditions:
+        return frame
+    return frame.with_columns(pl.Series("attempts", attempts.astype(np.uint32)))
+
+
+def interleave_options(frames: list[pl.DataFrame], labels) -> pl.DataFrame:
+    """What-if rows: one frame per option (the same deals, in the same order) -> one frame,
+    deal-major (the rows of a deal together, options in ``labels`` order), with ``option``."""
+    n, k = frames[0].height, len(frames)
+    stacked = pl.concat([f.with_columns(pl.lit(label, pl.Utf8).alias("option"))
+                         for f, label in zip(frames, labels)])
+    order = (np.arange(k)[None, :] * n + np.arange(n)[:, None]).reshape(-1)
+    return stacked.select(pl.all().gather(pl.Series(order)))
 
 
 def _polars_type(values: np.ndarray):

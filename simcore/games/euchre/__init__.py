@@ -9,11 +9,19 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simcore import dealing
 from simcore.cards import cards_of_hand, parse_cards
 from simcore.errors import SimcoreError
-from simcore.games.base import Game, PolicyChoice, frame_from_records, padded_list
+from simcore.games.base import (
+    Game,
+    PolicyChoice,
+    frame_from_records,
+    interleave_options,
+    padded_list,
+    with_attempts,
+)
 from simcore.games.euchre import layout
-from simcore.games.euchre.engine import batch_kernel, with_play
+from simcore.games.euchre.engine import DECK_IDS, batch_kernel, with_play
 from simcore.games.euchre.policies import (
     ALONE_POLICIES,
     AUTO,
@@ -26,6 +34,8 @@ from simcore.games.euchre.policies import (
     PLAY_POLICIES,
     RANDOM,
     USER_POLICY,
+    WHATIF_KINDS,
+    WHATIF_OPTIONS,
     builtin_play,
 )
 from simcore.games.euchre.rules import Rules
@@ -63,10 +73,14 @@ def _kernels(choice: PolicyChoice):
     return _user_kernels[key][1]
 
 
-def decision_ids(choice: PolicyChoice) -> np.ndarray:
+def decision_ids(choice: PolicyChoice, what_if: str | None = None, option: int = 0) -> np.ndarray:
     """The (decision, seat) policy ids; ``auto`` bids like the seat plays (random seats
-    randomly, heuristic and user seats heuristically)."""
-    dec = np.empty((len(DECISION_ROWS), layout.N_SEATS), np.int64)
+    randomly, heuristic and user seats heuristically).  The last row (``D_WHATIF``) holds a
+    what-if run's forced decision: (kind, option, 0, 0)."""
+    dec = np.zeros((len(DECISION_ROWS) + 1, layout.N_SEATS), np.int64)
+    if what_if is not None:
+        dec[-1, 0] = WHATIF_KINDS[what_if]
+        dec[-1, 1] = option
     for d, name in enumerate(DECISION_ROWS):
         pid = DECISIONS[name][choice.decisions[name]]
         for s in range(layout.N_SEATS):
@@ -77,33 +91,27 @@ def decision_ids(choice: PolicyChoice) -> np.ndarray:
     return dec
 
 
-def predeal_masks(predeal: dict | None) -> np.ndarray:
-    """``{seat: cards, "upcard": card}`` -> the engine's five base-order masks (0 = not fixed).
+def whole_hands_filter(predeal: dict | None) -> dealing.DealFilter | None:
+    """The ``predeal=`` keyword of the worked examples: ``{seat: cards, "upcard": card}`` with
+    whole hands (5 cards a seat, 1 upcard), as a simcore.dealing filter.
 
     Cards may be text (``"JH JD AH KH QH"``), public ids, or (for seats) a public bitmask.
+    ``--predeal`` (a :class:`~simcore.dealing.DealFilter` via ``deal_filter=``) also takes
+    partial hands.
     """
-    masks = np.zeros(5, np.uint64)
-    taken: set[int] = set()
-    for key, value in (predeal or {}).items():
-        slot = 4 if key == "upcard" else int(key)
-        if not 0 <= slot <= 4:
-            raise SimcoreError(f"predeal seat {key!r} does not exist in euchre (0..3 or upcard)")
+    if not predeal:
+        return None
+    for key, value in predeal.items():
         if isinstance(value, str):
             cards = parse_cards(value)
         elif isinstance(value, (int, np.integer)):
-            cards = [int(value)] if slot == 4 else cards_of_hand(int(value))
+            cards = [int(value)] if key == "upcard" else cards_of_hand(int(value))
         else:
             cards = [int(c) for c in value]
-        want = 1 if slot == 4 else layout.HAND_SIZE
-        if len(cards) != want or len(set(cards)) != want:
+        want = 1 if key == "upcard" else layout.HAND_SIZE
+        if len(cards) != want:
             raise SimcoreError(f"predeal {key!r} needs {want} different card(s), got {cards}")
-        if any(c % 13 < 7 for c in cards):
-            raise SimcoreError(f"predeal {key!r}: euchre uses only 9, 10, J, Q, K, A")
-        if taken & set(cards):
-            raise SimcoreError(f"predeal {key!r}: a card is dealt twice")
-        taken |= set(cards)
-        masks[slot] = np.uint64(sum(1 << (13 * (c // 13) + c % 13 - 7) for c in cards))
-    return masks
+    return GAME.deal_filter(predeal)
 
 
 def _n_blocks(count: int) -> int:
@@ -111,16 +119,22 @@ def _n_blocks(count: int) -> int:
     return max(1, min(count // 256, 4 * nb.get_num_threads() * 4))
 
 
-def _common(rules: Rules, choice: PolicyChoice):
+def _common(rules: Rules, choice: PolicyChoice, what_if=None, option=0):
     first = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
     return (
         first,
         rules.allow_turned_down_suit,
         rules.stick_the_dealer,
         rules.dealer_pickup_optional,
-        decision_ids(choice),
+        decision_ids(choice, what_if, option),
         GAME.policy_ids(choice, USER_POLICY),
     )
+
+
+def _filter(predeal, deal_filter):
+    if predeal and deal_filter is not None:
+        raise SimcoreError("give either predeal= or deal_filter=, not both")
+    return deal_filter if deal_filter is not None else whole_hands_filter(predeal)
 
 
 def _log_arrays(rows: int, log_plays: bool):
@@ -156,11 +170,27 @@ def _hand_frame(out, dealt, seat_tricks, points, totals, plays, winners, log_pla
 
 
 def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
-              log_plays: bool = False, predeal: dict | None = None) -> pl.DataFrame:
+              log_plays: bool = False, predeal: dict | None = None, *,
+              what_if: str | None = None, deal_filter: dealing.DealFilter | None = None
+              ) -> pl.DataFrame:
     """Deals start .. start+count-1 of a run, one row each (hands mode).
 
-    ``predeal`` fixes cards (see :func:`predeal_masks`); the rest are dealt at random.
+    ``predeal`` fixes whole hands (see :func:`whole_hands_filter`); ``deal_filter`` is the
+    general form (partial predeal and conditions, :mod:`simcore.dealing`; with conditions the
+    rows get ``attempts``).  ``what_if="order-up"`` / ``"alone"`` plays every deal once per
+    option (``option`` column, deal-major): see :func:`engine.make_trump` and
+    :func:`engine.declare_alone`.
     """
+    deal_filter = _filter(predeal, deal_filter)
+    if what_if is not None:
+        labels = GAME.what_if_options(what_if)
+        frames = [_hands(seed, start, count, rules, choice, log_plays, deal_filter, what_if, o)
+                  for o in range(len(labels))]
+        return interleave_options(frames, labels)
+    return _hands(seed, start, count, rules, choice, log_plays, deal_filter, None, 0)
+
+
+def _hands(seed, start, count, rules, choice, log_plays, deal_filter, what_if, option):
     kernel = _kernels(choice)
     out = np.zeros(count, layout.GAME_HAND_ROW)
     dealt = np.zeros((count, 4), np.uint64)
@@ -170,16 +200,21 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     bad = np.zeros(_n_blocks(count), np.int64)
     unused = (np.zeros(0, layout.GAME_ROW), np.zeros((0, 2), np.int16), out, dealt, seat_tricks,
               points, np.zeros((0, 2), np.int16), np.zeros(0, np.int64))
-    first, *opts = _common(rules, choice)
+    first, *opts = _common(rules, choice, what_if, option)
+    attempts = np.zeros(count, np.int64)
+    capped = np.zeros(1, np.int64)
     kernel(True, np.uint64(seed), np.int64(start), *unused, False, first, np.int64(rules.target),
-           *opts, plays, winners, predeal_masks(predeal), bad)
+           *opts, plays, winners, *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped,
+           bad)
+    dealing.check_capped(capped)
     _check(bad)
     frame = _hand_frame(out, dealt, seat_tricks, points, None, plays, winners, log_plays)
-    return frame.drop("game", "hand_no")
+    return with_attempts(frame.drop("game", "hand_no"), attempts, deal_filter)
 
 
 def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
-              log_plays: bool = False, predeal: dict | None = None
+              log_plays: bool = False, predeal: dict | None = None, *,
+              deal_filter: dealing.DealFilter | None = None
               ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Games start .. start+count-1, played to the target: (hand rows, game rows).
 
@@ -192,7 +227,9 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     blocks = _n_blocks(count)
     bad = np.zeros(blocks, np.int64)
     first, *opts = _common(rules, choice)
-    fixed = predeal_masks(predeal)
+    deal_filter = _filter(predeal, deal_filter)
+    constraints = dealing.filter_arrays(LAYOUT, deal_filter)
+    attempts = None
 
     def play(rows, offsets, record, log):
         out = np.zeros(rows, layout.GAME_HAND_ROW)
@@ -202,9 +239,13 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         totals = np.zeros((rows, 2), np.int16)
         plays, winners = _log_arrays(rows, log)
         bad[:] = 0
+        nonlocal attempts
+        attempts = np.zeros(rows, np.int64)
+        capped = np.zeros(1, np.int64)
         kernel(False, np.uint64(seed), np.int64(start), games, finals, out, dealt, seat_tricks,
                points, totals, offsets, record, first, np.int64(rules.target), *opts,
-               plays, winners, fixed, bad)
+               plays, winners, *constraints, attempts, capped, bad)
+        dealing.check_capped(capped)
         _check(bad)
         return out, dealt, seat_tricks, points, totals, plays, winners
 
@@ -216,10 +257,64 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
     out, dealt, seat_tricks, points, totals, plays, winners = play(
         int(lengths.sum()), offsets, True, log_plays)
-    hands = _hand_frame(out, dealt, seat_tricks, points, totals, plays, winners, log_plays)
+    hands = with_attempts(
+        _hand_frame(out, dealt, seat_tricks, points, totals, plays, winners, log_plays),
+        attempts, deal_filter)
     game_frame = frame_from_records(games, {"final": finals}, order=layout.GAME_COLUMNS)
     return hands, game_frame
 
+
+def _engine_id() -> np.ndarray:
+    ids = np.full(52, -1, np.int64)
+    for c in range(52):
+        if c % 13 >= 7:
+            ids[c] = 13 * (c // 13) + c % 13 - 7
+    return ids
+
+
+_JACK = 9  # public rank of the jack
+
+
+def _bowers_table(arg):
+    """For each reference (upcard) suit t: the jacks of t and of its same-colour suit."""
+    if arg is not None:
+        raise SimcoreError("the bowers feature takes no argument")
+    table = np.zeros((4, 52), np.int64)
+    for t in range(4):
+        table[t, 13 * t + _JACK] = 1
+        table[t, 13 * (3 - t) + _JACK] = 1
+    return table
+
+
+def _trumps_table(arg):
+    """For each reference (upcard) suit t: every card of t plus the left bower."""
+    if arg is not None:
+        raise SimcoreError("the trumps feature takes no argument")
+    table = np.zeros((4, 52), np.int64)
+    for t in range(4):
+        table[t, 13 * t:13 * t + 13] = 1
+        table[t, 13 * (3 - t) + _JACK] = 1
+    return table
+
+
+LAYOUT = dealing.DealLayout(
+    game="euchre",
+    n_seats=layout.N_SEATS,
+    slots=tuple((str(s), layout.HAND_SIZE) for s in range(layout.N_SEATS))
+    + (("upcard", 1), ("kitty", 3)),
+    deck_ids=DECK_IDS,
+    engine_id=_engine_id(),
+    shuffle=dealing.SHUFFLE_SINGLE,
+    predeal_slots=("0", "1", "2", "3", "upcard"),
+    roles=("dealer",),
+    ref_slot="upcard",
+    features={
+        "bowers": dealing.Feature("jacks of the upcard's suit and its same-colour suit (0-2)",
+                                  _bowers_table, uses_ref=True),
+        "trumps": dealing.Feature("cards that are trumps if the upcard's suit is ordered up "
+                                  "(its suit plus the left bower)", _trumps_table, uses_ref=True),
+    },
+)
 
 GAME = Game(
     name="euchre",
@@ -232,6 +327,12 @@ GAME = Game(
     run_hands=run_hands,
     run_games=run_games,
     hand_columns="docs/games/euchre.md",
+    what_if=dict(WHATIF_OPTIONS),
+    what_if_doc={
+        "order-up": "the first seat asked (dealer's left) orders the upcard up, or passes",
+        "alone": "the maker goes alone, or plays with its partner (who is not asked)",
+    },
+    deal_layout=LAYOUT,
     user_policy_doc=(
         "policy(seat, hand, legal, view, st) -> card: hand/legal are uint64 masks of trump-order "
         "ids (simcore.games.euchre.layout), view the public state (layout.V_*)"

@@ -9,6 +9,7 @@ game mode alike): the game package jits it with the built-in policies (cached on
 import numba as nb
 import numpy as np
 
+from simcore.dealing import SHUFFLE_SINGLE, deal_constrained
 from simcore.games.base import rebind
 from simcore.rng import GOLDEN, stream_key
 from simcore.tricks import follow_mask, trick_winner
@@ -19,7 +20,7 @@ from simcore.games.euchre.deck import (
     to_trump,
     trump_card_to_public,
 )
-from simcore.games.euchre.draws import below, card_bit, count, lowest, scaled
+from simcore.games.euchre.draws import below, card_bit, count, scaled
 from simcore.games.euchre.layout import (
     HAND_SIZE,
     INTERNAL_IDS,
@@ -52,6 +53,9 @@ from simcore.games.euchre.policies import (
     D_NAME_TRUMP,
     D_ORDER_UP,
     D_PICKUP,
+    D_WHATIF,
+    WHATIF_ALONE,
+    WHATIF_ORDER_UP,
     builtin_play,
     discard,
     go_alone,
@@ -68,7 +72,13 @@ play = builtin_play
 
 # Stream names: (seed, a, b, c).  Hands mode: deal k draws from (seed, k, 0, 0) and its dealer
 # from (seed, k, 0, 1); game mode: hand h of game g from (seed, g, h + 1, 0), the game's first
-# dealer from (seed, g, 0, 1).
+# dealer from (seed, g, 0, 1).  Under --predeal/--condition simcore.dealing deals (its retries
+# use (seed, k, 0, RETRY_C + j), resp. (seed, g, h + 1, RETRY_C + j)).
+
+# How simcore.dealing deals Euchre: base-order ids in ``deal``'s order, one swap per draw,
+# slots seats 0-3, the upcard, the rest of the kitty.  Nothing fixed = exactly ``deal``.
+DECK_IDS = np.array([13 * (i // 6) + i % 6 for i in range(N_CARDS)], np.int64)
+SLOT_SIZES = np.array([HAND_SIZE] * N_SEATS + [1, 3], np.int64)
 
 
 @nb.njit(cache=True)
@@ -85,46 +95,44 @@ def first_dealer(seed, a, first):
 
 
 @nb.njit(inline="always", cache=True)
-def deal(st, deck, hands, predeal):
-    """EU-6: shuffle the 24 cards (base order, Fisher-Yates as simcore.rng.shuffle); 5 to each
-    seat, the last 4 are the kitty and the first of those is turned up.  Returns
-    (kitty, upcard).
+def deal(st, deck, hands):
+    """EU-6: shuffle the 24 cards (base order, one ``below`` per swap); 5 to each seat, the
+    last 4 are the kitty and the first of those is turned up.  Returns (kitty, upcard).
 
-    ``predeal`` (base-order masks: seats 0-3, then the upcard; 0 = not fixed) fixes cards for
-    what-if and worked-example runs: the other cards are shuffled and dealt around them.
+    Predeal and conditions go through simcore.dealing instead (``run_block``), which deals
+    these very cards when nothing is fixed.
     """
-    fixed = predeal[0] | predeal[1] | predeal[2] | predeal[3] | predeal[4]
-    n = 0
     for i in range(N_CARDS):
-        c = 13 * (i // 6) + i % 6
-        if not fixed & card_bit(c):
-            deck[n] = c
-            n += 1
-    for i in range(n - 1, 0, -1):
+        deck[i] = DECK_IDS[i]
+    for i in range(N_CARDS - 1, 0, -1):
         j = below(st, i + 1)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-    k = 0
     for s in range(N_SEATS):
-        h = predeal[s]
-        if h == 0:
-            for i in range(k, k + HAND_SIZE):
-                h |= card_bit(deck[i])
-            k += HAND_SIZE
+        h = np.uint64(0)
+        for i in range(HAND_SIZE * s, HAND_SIZE * s + HAND_SIZE):
+            h |= card_bit(deck[i])
         hands[s] = h
-    upcard = deck[k] if predeal[4] == 0 else lowest(predeal[4])
-    kitty = predeal[4]
-    for i in range(k, n):
+    kitty = np.uint64(0)
+    for i in range(HAND_SIZE * N_SEATS, N_CARDS):
         kitty |= card_bit(deck[i])
-    return kitty, upcard
+    return kitty, deck[HAND_SIZE * N_SEATS]
 
 
 @nb.njit(inline="always", cache=True)
 def make_trump(st, hands, dealer, upcard, allow_turned, stick, dec):
-    """EU-7, EU-9, EU-10: (trump, maker, bid round), all -1 when every seat passes twice."""
+    """EU-7, EU-9, EU-10: (trump, maker, bid round), all -1 when every seat passes twice.
+
+    ``--what-if order-up``: the first seat asked (the dealer's left) orders up (option 0) or
+    passes (option 1) whatever its policy says; everything else is the policies'."""
+    forced = dec[D_WHATIF, 0] == WHATIF_ORDER_UP
     for i in range(1, N_SEATS + 1):
         seat = (dealer + i) % N_SEATS
+        if forced and i == 1:
+            if dec[D_WHATIF, 1] == 0:
+                return upcard // 13, seat, 1
+            continue
         if order_up(dec[D_ORDER_UP, seat], seat, dealer, hands[seat], upcard, st):
             return upcard // 13, seat, 1
     banned = -1 if allow_turned else upcard // 13
@@ -140,14 +148,23 @@ def make_trump(st, hands, dealer, upcard, allow_turned, stick, dec):
 @nb.njit(inline="always", cache=True)
 def declare_alone(st, hands, dealer, maker, dec, view):
     """EU-12: asked in turn from the dealer's left, at most one lone player per side.
-    Returns (lone maker-side seat, lone defender seat), -1 for none."""
+    Returns (lone maker-side seat, lone defender seat), -1 for none.
+
+    ``--what-if alone``: the maker goes alone (option 0) or not (option 1) and its partner is
+    not asked; the defenders decide as usual."""
     alone_maker = -1
     alone_defender = -1
+    forced = dec[D_WHATIF, 0] == WHATIF_ALONE
     for i in range(1, N_SEATS + 1):
         seat = (dealer + i) % N_SEATS
         makers_side = (seat ^ maker) & 1 == 0
         if makers_side and alone_maker >= 0 or not makers_side and alone_defender >= 0:
             continue  # EU-12: the partner of a lone player may not
+        if forced and makers_side:
+            if seat == maker and dec[D_WHATIF, 1] == 0:
+                alone_maker = seat
+                view[V_ALONE_MAKER] = seat
+            continue
         policy = dec[D_ALONE, seat] if makers_side else dec[D_DEFEND_ALONE, seat]
         if go_alone(policy, seat, hands[seat], view, st):
             if makers_side:
@@ -235,11 +252,20 @@ def play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners
 @nb.njit(inline="always", cache=True)
 def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_turned, stick,
                     pickup_optional, dec, policies, out, dealt, seat_tricks, points, row, plays,
-                    winners, predeal):
+                    winners, predealt, order, masks):
     """Deal, make trump, play and score one hand; write row ``row`` of ``out``, ``dealt``,
-    ``seat_tricks`` and ``points``.  Returns False if a play policy made an illegal play."""
+    ``seat_tricks`` and ``points``.  Returns False if a play policy made an illegal play.
+
+    ``predealt``: simcore.dealing has dealt ``order``/``masks`` already (``st`` is just past
+    that deal, as it would be after ``deal``)."""
     rec = out[row]  # taken here, not passed in: an inlined record argument is a copy
-    kitty, upcard = deal(st, deck, hands, predeal)
+    if predealt:
+        for s in range(N_SEATS):
+            hands[s] = masks[s]
+        upcard = order[HAND_SIZE * N_SEATS]
+        kitty = masks[N_SEATS] | masks[N_SEATS + 1]
+    else:
+        kitty, upcard = deal(st, deck, hands)
     for s in range(N_SEATS):
         dealt[row, s] = base_to_public(hands[s])
         seat_tricks[row, s] = 0
@@ -314,7 +340,8 @@ def block_range(b, n, n_blocks):
 @nb.njit(cache=True)
 def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, seat_tricks,
               points, totals, offsets, record, first, target, allow_turned, stick,
-              pickup_optional, dec, policies, plays, winners, predeal, bad):
+              pickup_optional, dec, policies, plays, winners, fixed, conds, weights, attempts,
+              capped, bad):
     """Block b of either kernel.  Hands mode: rows ``start + i`` of ``out`` one deal each.
     Game mode: whole games (EU-5, EU-20); see ``batch_kernel`` for ``record``/``offsets``.
 
@@ -328,8 +355,14 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, s
     view = np.zeros(VIEW_SIZE, np.int64)
     tricks = np.zeros(N_SEATS, np.int64)
     score = np.zeros(2, np.int64)
+    order = np.empty(N_CARDS, np.int64)
+    masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
+    roles = np.zeros(1, np.int64)
+    constrained = conds.shape[0] > 0 or (fixed != 0).any()
     lo, hi = block_range(b, n, n_blocks)
     for g in range(lo, hi):
+        if capped[0]:
+            break
         game = start + g
         dealer = first_dealer(seed, game, first)
         score[:] = 0
@@ -343,9 +376,21 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, s
                 st[0] = stream(seed, game, hand_no + 1)
                 row = offsets[g] + hand_no if record else np.int64(b)
                 deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
+            attempts[row] = 1
+            if constrained:
+                roles[0] = dealer
+                tries, _ = deal_constrained(
+                    seed, np.uint64(game), np.uint64(0 if hands_mode else hand_no + 1), st,
+                    DECK_IDS, fixed, SLOT_SIZES, SHUFFLE_SINGLE, conds, weights, roles, order,
+                    masks)
+                if tries == 0:
+                    capped[0] = np.int64(deal_id) + 1
+                    break
+                attempts[row] = tries
             if not play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer,
                                    allow_turned, stick, pickup_optional, dec, policies, out,
-                                   dealt, seat_tricks, points, row, plays, winners, predeal):
+                                   dealt, seat_tricks, points, row, plays, winners, constrained,
+                                   order, masks):
                 bad[b] += 1
                 break
             if hands_mode:
@@ -374,7 +419,7 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, s
 
 def batch_kernel(hands_mode, seed, start, games, finals, out, dealt, seat_tricks, points, totals,
                  offsets, record, first, target, allow_turned, stick, pickup_optional, dec,
-                 policies, plays, winners, predeal, bad):
+                 policies, plays, winners, fixed, conds, weights, attempts, capped, bad):
     """Rows in parallel blocks; ``bad[b]`` counts illegal plays in block b.
 
     Hands mode: row i of ``out`` is deal ``start + i`` (``games``, ``finals``, ``totals`` and
@@ -383,7 +428,9 @@ def batch_kernel(hands_mode, seed, start, games, finals, out, dealt, seat_tricks
     b's scratch; with ``record`` true the hand arrays are sized to the total hands and hand
     rows go to ``offsets[g] + hand_no``.  Both passes play the same games because every
     hand's stream is keyed by (seed, game, hand_no).  One kernel serves both modes so that the
-    hand code is compiled once.
+    hand code is compiled once.  ``fixed``/``conds``/``weights``: a simcore.dealing filter
+    (empty: the ordinary deal); ``attempts[row]`` the attempts per deal; ``capped[0]`` the deal
+    id + 1 of a deal no attempt satisfied (blocks then stop).
     """
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
@@ -391,7 +438,8 @@ def batch_kernel(hands_mode, seed, start, games, finals, out, dealt, seat_tricks
         # and run_block would otherwise be compiled twice
         run_block(np.int64(b), n_blocks, hands_mode, seed, start, games, finals, out, dealt,
                   seat_tricks, points, totals, offsets, record, first, target, allow_turned, stick,
-                  pickup_optional, dec, policies, plays, winners, predeal, bad)
+                  pickup_optional, dec, policies, plays, winners, fixed, conds, weights, attempts,
+                  capped, bad)
 
 
 def with_play(play_fn):

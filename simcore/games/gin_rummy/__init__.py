@@ -9,8 +9,15 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simcore import dealing
 from simcore.errors import SimcoreError
-from simcore.games.base import Game, PolicyChoice, frame_from_records
+from simcore.games.base import (
+    Game,
+    PolicyChoice,
+    frame_from_records,
+    interleave_options,
+    with_attempts,
+)
 from simcore.games.gin_rummy import engine, layout
 from simcore.games.gin_rummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.gin_rummy.policies import KNOCK_POLICIES, PLAY_POLICIES, USER_POLICY, builtin_play
@@ -51,8 +58,23 @@ def _n_blocks(count: int) -> int:
     return max(1, min(count // 256, 4 * nb.get_num_threads() * 4))
 
 
-def config(rules: Rules, choice: PolicyChoice) -> np.ndarray:
+# --what-if knock: the non-dealer's knock decision, by threshold.  "now" knocks at the first
+# chance (deadwood <= knock_limit), "atT" only at deadwood <= T (still within knock_limit),
+# "gin" only with gin; the dealer keeps the run's knock policy.
+WHATIF_KNOCK_OPTIONS = ("now", "at7", "at4", "at1", "gin")
+
+
+def knock_threshold(label: str, rules: Rules) -> int:
+    if label == "now":
+        return rules.knock_limit
+    if label == "gin":
+        return 0
+    return min(int(label[2:]), rules.knock_limit)
+
+
+def config(rules: Rules, choice: PolicyChoice, knock_what_if: int = -1) -> np.ndarray:
     cfg = np.zeros(engine.N_CFG, np.int64)
+    cfg[engine.C_WHATIF_KNOCK] = knock_what_if
     cfg[engine.C_KNOCK_LIMIT] = rules.knock_limit
     cfg[engine.C_GIN_BONUS] = rules.gin_bonus
     cfg[engine.C_UNDERCUT_BONUS] = rules.undercut_bonus
@@ -92,20 +114,40 @@ def _hand_arrays(rows):
 
 
 def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
-              log_plays: bool = False) -> pl.DataFrame:
-    """Deals start .. start+count-1 of a run, one row each (hands mode)."""
+              log_plays: bool = False, *, what_if: str | None = None,
+              deal_filter: dealing.DealFilter | None = None) -> pl.DataFrame:
+    """Deals start .. start+count-1 of a run, one row each (hands mode).
+
+    ``what_if="knock"``: every deal once per option of WHATIF_KNOCK_OPTIONS (``option``
+    column, deal-major).  ``deal_filter``: predeal and conditions (:mod:`simcore.dealing`);
+    with conditions the rows get ``attempts``.
+    """
+    if what_if is not None:
+        labels = GAME.what_if_options(what_if)
+        frames = [_hands(seed, start, count, rules, choice, deal_filter,
+                         knock_threshold(label, rules)) for label in labels]
+        return interleave_options(frames, labels)
+    return _hands(seed, start, count, rules, choice, deal_filter, -1)
+
+
+def _hands(seed, start, count, rules, choice, deal_filter, knock_what_if):
     kernel, _ = _kernels(choice)
     out = np.zeros(count, layout.HAND_ROW)
     dealt, finals, deadwoods = _hand_arrays(count)
     bad = np.zeros((_n_blocks(count), 2), np.int64)
+    attempts = np.zeros(count, np.int64)
+    capped = np.zeros(1, np.int64)
     kernel(np.uint64(seed), np.int64(start), out, dealt, finals, deadwoods,
-           config(rules, choice), GAME.policy_ids(choice, USER_POLICY), bad)
+           config(rules, choice, knock_what_if), GAME.policy_ids(choice, USER_POLICY),
+           *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped, bad)
+    dealing.check_capped(capped)
     _check(bad)
-    return _hand_frame(out, dealt, finals, deadwoods)
+    return with_attempts(_hand_frame(out, dealt, finals, deadwoods), attempts, deal_filter)
 
 
 def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
-              log_plays: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
+              log_plays: bool = False, *, deal_filter: dealing.DealFilter | None = None
+              ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Games start .. start+count-1 played to the target: (hand rows, game rows).
 
     The kernel runs twice: once to learn each game's length, then to write every hand row at
@@ -117,24 +159,41 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     bad = np.zeros((blocks, 3), np.int64)
     cfg = config(rules, choice)
     ids = GAME.policy_ids(choice, USER_POLICY)
+    constraints = dealing.filter_arrays(LAYOUT, deal_filter)
 
     def play(rows, offsets, record):
         out = np.zeros(rows, layout.GAME_HAND_ROW)
         dealt, finals, deadwoods = _hand_arrays(rows)
         totals = np.zeros((rows, 2), np.int16)
+        attempts = np.zeros(rows, np.int64)
+        capped = np.zeros(1, np.int64)
         bad[:] = 0
         kernel(np.uint64(seed), np.int64(start), games, scores, out, dealt, finals, deadwoods,
-               totals, offsets, record, cfg, ids, bad)
+               totals, offsets, record, cfg, ids, *constraints, attempts, capped, bad)
+        dealing.check_capped(capped)
         _check(bad)
-        return out, dealt, finals, deadwoods, totals
+        return (out, dealt, finals, deadwoods, totals), attempts
 
     play(blocks, np.zeros(count, np.int64), False)
     lengths = games["hands"].astype(np.int64)
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    hands = _hand_frame(*play(int(lengths.sum()), offsets, True))
+    arrays, attempts = play(int(lengths.sum()), offsets, True)
+    hands = with_attempts(_hand_frame(*arrays), attempts, deal_filter)
     seat = {"final": scores[:, :2].astype(np.int32), "won": scores[:, 2:].astype(np.int16)}
     return hands, frame_from_records(games, seat, order=layout.GAME_COLUMNS)
 
+
+LAYOUT = dealing.DealLayout(
+    game="gin-rummy",
+    n_seats=layout.N_SEATS,
+    slots=(("0", layout.HAND), ("1", layout.HAND), ("upcard", 1),
+           ("stock", layout.DECK - 2 * layout.HAND - 1)),
+    deck_ids=engine.DECK_IDS,
+    engine_id=np.arange(52, dtype=np.int64),
+    shuffle=dealing.SHUFFLE_PAIRED,
+    predeal_slots=("0", "1", "upcard"),
+    roles=("dealer",),
+)
 
 GAME = Game(
     name="gin-rummy",
@@ -147,4 +206,8 @@ GAME = Game(
     run_hands=run_hands,
     run_games=run_games,
     user_policy_doc=USER_POLICY_DOC,
+    what_if={"knock": WHATIF_KNOCK_OPTIONS},
+    what_if_doc={"knock": "the non-dealer knocks at the first chance (now), only at deadwood "
+                          "<= 7, 4, 1, or only with gin; the dealer keeps the run's policy"},
+    deal_layout=LAYOUT,
 )

@@ -9,6 +9,7 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import bit
+from simcore.dealing import SHUFFLE_PAIRED, deal_constrained
 from simcore.games.base import rebind
 from simcore.melds import GIN_PLANES, MAX_MELDS, from_sequence, gin_deadwood, knock_result, \
     to_sequence
@@ -62,7 +63,14 @@ C_BOX_BOTH = 9
 C_SHUTOUT = 10
 C_NEXT_DEALER = 11  # 0 alternate, 1 winner, 2 loser
 C_FIRST_DEALER = 12  # -1 random
-N_CFG = 13
+C_WHATIF_KNOCK = 13  # --what-if knock: the non-dealer knocks iff deadwood <= this (-1: off)
+N_CFG = 14
+
+# How simcore.dealing deals Gin (``deal``'s cards when nothing is fixed): seat 0, seat 1, the
+# upcard, the stock top first.  Its retries use (seed, k, 0, RETRY_C + j), resp. (seed, g,
+# h + 1, RETRY_C + j).
+DECK_IDS = np.arange(52, dtype=np.int64)
+SLOT_SIZES = np.array([HAND, HAND, 1, 52 - 2 * HAND - 1], np.int64)
 
 # hand status codes from a turn
 _GO_ON = 0
@@ -122,7 +130,11 @@ def _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile, vi
     if dw <= cfg[C_KNOCK_LIMIT]:
         view[V_DEADWOOD] = dw
         view[V_DISCARD] = card
-        if _ask(K_KNOCK, p, policies, hands, picks, discards, view, pst) == 1:
+        if cfg[C_WHATIF_KNOCK] >= 0 and p != view[V_DEALER]:  # what-if: not asked
+            knock = dw <= cfg[C_WHATIF_KNOCK]
+        else:
+            knock = _ask(K_KNOCK, p, policies, hands, picks, discards, view, pst) == 1
+        if knock:
             return _KNOCKED, card
     discards[p] |= bit(card)
     pile[0] |= bit(card)
@@ -336,9 +348,23 @@ def final_scores(totals, won, cfg, game_scores, g):
     return winner, shutout
 
 
-def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, bad):
+@nb.njit(cache=True)
+def constrained_deal(seed, a, b, st, deck, dealer, fixed, conds, weights, roles, masks):
+    """Deal (seed, a, b) under predeal/conditions into ``deck`` (then played with ``preset``);
+    returns the attempts (0 = gave up) and leaves ``st[0]`` at the accepted stream's start."""
+    roles[0] = dealer
+    n, key = deal_constrained(seed, a, b, st, DECK_IDS, fixed, SLOT_SIZES, SHUFFLE_PAIRED,
+                              conds, weights, roles, deck, masks)
+    st[0] = key
+    return n
+
+
+def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, fixed, conds,
+                 weights, attempts, capped, bad):
     """Hand rows ``start ..`` in parallel blocks.  ``bad[b, 0]`` counts illegal policy answers,
-    ``bad[b, 1]`` hands stopped at MAX_TURNS (recorded as void)."""
+    ``bad[b, 1]`` hands stopped at MAX_TURNS (recorded as void).  ``fixed``/``conds``/
+    ``weights``: a simcore.dealing filter (empty: the ordinary deal); ``attempts[row]`` the
+    attempts per deal, ``capped[0]`` the deal id + 1 of a deal no attempt satisfied."""
     n = out.shape[0]
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
@@ -354,13 +380,26 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, bad)
         view = np.empty(VIEW_SIZE, np.int64)
         scratch = np.empty((ARRANGEMENTS, MAX_MELDS), np.uint64)
         res = np.empty(16, np.int64)
+        masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
+        roles = np.zeros(1, np.int64)
+        constrained = conds.shape[0] > 0 or (fixed != 0).any()
         lo, hi = block_range(b, n, n_blocks)
         for i in range(lo, hi):
+            if capped[0]:
+                break
             k = start + i
             dealer = first_dealer(seed, k, cfg, st)
             st[0] = stream_key(seed, k, 0, 0)
+            attempts[i] = 1
+            if constrained:
+                tries = constrained_deal(seed, np.uint64(k), np.uint64(0), st, deck, dealer, fixed,
+                                         conds, weights, roles, masks)
+                if tries == 0:
+                    capped[0] = k + 1
+                    break
+                attempts[i] = tries
             ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view,
-                           scratch, dealer, cfg, policies, res)
+                           scratch, dealer, cfg, policies, res, constrained)
             if not ok:
                 bad[b, 0] += 1
                 continue
@@ -371,7 +410,7 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, bad)
 
 
 def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods, totals_out,
-                 offsets, record, cfg, policies, bad):
+                 offsets, record, cfg, policies, fixed, conds, weights, attempts, capped, bad):
     """Whole games (GR-5, GR-16 ... GR-18) in parallel blocks.
 
     With ``record`` false it only plays the games and fills ``games``/``game_scores`` (row b
@@ -397,8 +436,13 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
         res = np.empty(16, np.int64)
         totals = np.zeros(2, np.int64)
         won = np.zeros(2, np.int64)
+        masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
+        roles = np.zeros(1, np.int64)
+        constrained = conds.shape[0] > 0 or (fixed != 0).any()
         lo, hi = block_range(b, n, n_blocks)
         for g in range(lo, hi):
+            if capped[0]:
+                break
             game = start + g
             dealer = first_dealer(seed, game, cfg, st)
             totals[:] = 0
@@ -407,8 +451,16 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
             while True:
                 st[0] = stream_key(seed, game, hand_no + 1, 0)
                 row = offsets[g] + hand_no if record else np.int64(b)
+                attempts[row] = 1
+                if constrained:
+                    tries = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st,
+                                             deck, dealer, fixed, conds, weights, roles, masks)
+                    if tries == 0:
+                        capped[0] = (game << 16 | hand_no) + 1
+                        break
+                    attempts[row] = tries
                 ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view,
-                               scratch, dealer, cfg, policies, res)
+                               scratch, dealer, cfg, policies, res, constrained)
                 if not ok:
                     bad[b, 0] += 1
                     break

@@ -10,10 +10,17 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simcore import dealing
 from simcore.errors import SimcoreError
-from simcore.games.base import Game, PolicyChoice, frame_from_records
+from simcore.games.base import (
+    Game,
+    PolicyChoice,
+    frame_from_records,
+    interleave_options,
+    with_attempts,
+)
 from simcore.games.spades import layout
-from simcore.games.spades.engine import games_kernel, hands_kernel, with_play
+from simcore.games.spades.engine import DECK_IDS, games_kernel, hands_kernel, with_play
 from simcore.games.spades.policies import (
     BID_POLICIES,
     BLIND_NIL_POLICIES,
@@ -21,10 +28,12 @@ from simcore.games.spades.policies import (
     M_BLIND_NIL,
     M_EXCHANGE,
     M_NIL,
+    M_WHATIF_NIL,
     N_MODES,
     NIL_POLICIES,
     PLAY_POLICIES,
     USER_POLICY,
+    WHATIF_NIL_OPTIONS,
     builtin_play,
 )
 from simcore.games.spades.rules import Rules, rules_vector
@@ -124,19 +133,42 @@ def _hand_frame(out, seat_hands, seat_values, side_values, plays, winners, log_p
 
 
 def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
-              log_plays: bool = False) -> pl.DataFrame:
-    """Deals start .. start+count-1 of a run, one row each (hands mode: 0 points, 0 bags)."""
+              log_plays: bool = False, *, what_if: str | None = None,
+              deal_filter: dealing.DealFilter | None = None) -> pl.DataFrame:
+    """Deals start .. start+count-1 of a run, one row each (hands mode: 0 points, 0 bags).
+
+    ``what_if="nil"``: each deal twice, the first bidder (the dealer's left) bidding nil, then
+    the number its bid policy gives; ``option`` says which.  ``deal_filter``: predeal and
+    conditions (:mod:`simcore.dealing`); with conditions the rows get ``attempts``.
+    """
+    if what_if is not None:
+        GAME.what_if_options(what_if)
+        frames = [_hands(seed, start, count, rules, choice, log_plays, deal_filter, o + 1)
+                  for o in range(len(WHATIF_NIL_OPTIONS))]
+        return interleave_options(frames, WHATIF_NIL_OPTIONS)
+    return _hands(seed, start, count, rules, choice, log_plays, deal_filter, 0)
+
+
+def _hands(seed, start, count, rules, choice, log_plays, deal_filter, forced):
     hands_kernel, _ = _kernels(choice)
     out, seat_hands, seat_values, side_values, plays, winners = _row_arrays(count, False, log_plays)
     bad = np.zeros(_n_blocks(count), np.int64)
+    bid_policies, modes, policies, all_random = policy_arrays(choice)
+    modes[M_WHATIF_NIL] = forced
+    attempts = np.zeros(count, np.int64)
+    capped = np.zeros(1, np.int64)
     hands_kernel(np.uint64(seed), np.int64(start), out, seat_hands, seat_values, side_values,
-                 rules_vector(rules), *policy_arrays(choice), plays, winners, bad)
+                 rules_vector(rules), bid_policies, modes, policies, all_random, plays, winners,
+                 *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped, bad)
+    dealing.check_capped(capped)
     _check(bad)
-    return _hand_frame(out, seat_hands, seat_values, side_values, plays, winners, log_plays, False)
+    frame = _hand_frame(out, seat_hands, seat_values, side_values, plays, winners, log_plays, False)
+    return with_attempts(frame, attempts, deal_filter)
 
 
 def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
-              log_plays: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
+              log_plays: bool = False, *, deal_filter: dealing.DealFilter | None = None
+              ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Games start .. start+count-1, played to the target: (hand rows, game rows).
 
     The kernel runs twice: once to learn each game's length, then to write every hand row at
@@ -148,25 +180,47 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     blocks = _n_blocks(count)
     bad = np.zeros(blocks, np.int64)
     args = (rules_vector(rules), *policy_arrays(choice))
+    constraints = dealing.filter_arrays(LAYOUT, deal_filter)
 
     def play(rows, offsets, record, log):
         arrays = _row_arrays(rows, True, log)
+        attempts = np.zeros(rows, np.int64)
+        capped = np.zeros(1, np.int64)
         games_kernel(np.uint64(seed), np.int64(start), games, game_values, *arrays[:4], offsets,
-                     record, *args, *arrays[4:], bad)
+                     record, *args, *arrays[4:], *constraints, attempts, capped, bad)
+        dealing.check_capped(capped)
         _check(bad)
-        return arrays
+        return arrays, attempts
 
     play(blocks, np.zeros(count, np.int64), False, False)
     lengths = games["hands"].astype(np.int64)
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    arrays = play(int(lengths.sum()), offsets, True, log_plays)
-    hands = _hand_frame(*arrays, log_plays, True)
+    arrays, attempts = play(int(lengths.sum()), offsets, True, log_plays)
+    hands = with_attempts(_hand_frame(*arrays, log_plays, True), attempts, deal_filter)
     game_frame = frame_from_records(
         games, {"final": game_values[:, 0], "final_bags": game_values[:, 1].astype(np.int16)},
         order=layout.GAME_COLUMNS,
     )
     return hands, game_frame
 
+
+def _spades_table(arg):
+    if arg is not None:
+        raise SimcoreError("the spades feature takes no argument (use suit:S for other suits)")
+    return dealing.suit_table(3)
+
+
+LAYOUT = dealing.DealLayout(
+    game="spades",
+    n_seats=layout.N_SEATS,
+    slots=tuple((str(s), 13) for s in range(layout.N_SEATS)),
+    deck_ids=DECK_IDS,
+    engine_id=np.arange(52, dtype=np.int64),
+    shuffle=dealing.SHUFFLE_PAIRED,
+    predeal_slots=tuple(str(s) for s in range(layout.N_SEATS)),
+    roles=("dealer",),
+    features={"spades": dealing.Feature("number of spades (trumps)", _spades_table)},
+)
 
 GAME = Game(
     name="spades",
@@ -184,6 +238,10 @@ GAME = Game(
     run_hands=run_hands,
     run_games=run_games,
     hand_columns=", ".join(layout.HAND_COLUMNS),
+    what_if={"nil": WHATIF_NIL_OPTIONS},
+    what_if_doc={"nil": "the first bidder (dealer's left) bids nil, or the number its bid "
+                        "policy gives (heuristic by default)"},
+    deal_layout=LAYOUT,
     user_policy_doc=(
         "play(seat, hand, legal, view, st) -> card id from `legal` (uint64 masks of public "
         "card ids; view: simcore.games.spades.layout.V_*)"

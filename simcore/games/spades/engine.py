@@ -9,6 +9,7 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS, bit
+from simcore.dealing import SHUFFLE_PAIRED, deal_constrained
 from simcore.games.base import rebind
 from simcore.rng import below, policy_key, shuffle, stream_key
 from simcore.tricks import beats, follow_mask
@@ -59,6 +60,7 @@ from simcore.games.spades.policies import (
     M_BLIND_NIL,
     M_EXCHANGE,
     M_NIL,
+    M_WHATIF_NIL,
     builtin_play,
     choose_bid,
     choose_blind_nil,
@@ -74,7 +76,12 @@ play = builtin_play
 
 # Stream names: (seed, a, b, c).  Hands mode: deal k plays from (seed, k, 0, 0) and its dealer
 # is drawn from (seed, k, 0, 1); game mode: hand h of game g plays from (seed, g, h + 1, 0) and
-# the game's first dealer is drawn from (seed, g, 0, 1).
+# the game's first dealer is drawn from (seed, g, 0, 1).  Under --predeal/--condition a deal is
+# dealt by simcore.dealing (retries from (seed, k, 0, RETRY_C + j), resp. (seed, g, h + 1, ...)).
+
+# How simcore.dealing deals Spades (the same cards as ``deal`` when nothing is fixed).
+DECK_IDS = np.arange(52, dtype=np.int64)
+SLOT_SIZES = np.full(N_SEATS, 13, np.int64)
 
 
 @nb.njit(inline="always", cache=True)
@@ -107,10 +114,15 @@ def bidding(st, hands, dealer, rules, bid_policies, modes, view):
         view[V_BIDS + s] = -1
         view[V_BLIND + s] = 0
     first = (dealer + 1) & 3
+    # --what-if nil: the first bidder's bid is fixed (a 3-mode array, as older callers pass,
+    # has no what-if slot)
+    forced = modes[M_WHATIF_NIL] if modes.shape[0] > M_WHATIF_NIL else 0
     before = rules[R_BLIND_BEFORE_BIDDING] != 0
     if before:  # blind_nil_timing = before_bidding: every seat declares before any bid
         for i in range(N_SEATS):
             s = (first + i) & 3
+            if forced and s == first:
+                continue
             if blind_nil_allowed(rules, view, s) and choose_blind_nil(
                     bid_policies[s], modes[M_BLIND_NIL], s, view, st):
                 view[V_BIDS + s] = 0
@@ -118,6 +130,10 @@ def bidding(st, hands, dealer, rules, bid_policies, modes, view):
     for i in range(N_SEATS):
         s = (first + i) & 3
         if view[V_BLIND + s]:
+            continue
+        if forced and s == first:  # 1: nil; 2: the number its bid policy gives (never nil)
+            view[V_BIDS + s] = 0 if forced == 1 else choose_bid(bid_policies[s], 1, s, hands[s],
+                                                                view, st)
             continue
         if not before and blind_nil_allowed(rules, view, s) and choose_blind_nil(
                 bid_policies[s], modes[M_BLIND_NIL], s, view, st):
@@ -287,13 +303,14 @@ def play_tricks_random(st, hands, leader, view, plays, winners, row):
 @nb.njit(inline="always", cache=True)
 def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, rules,
                     bid_policies, modes, policies, all_random, totals, bags, out, seat_hands,
-                    seat_values, side_values, row, plays, winners):
+                    seat_values, side_values, row, plays, winners, predealt):
     """Deal, bid, exchange, play and score one hand; write row ``row``; add the hand to
     ``totals`` and ``bags`` (the running score and carried bags of each side).
 
     ``st[0]`` is the deal's stream (set by the caller); policies draw from ``pst``, a sibling
     stream derived one way from it, so a policy's random state never gives back the deal.
-    Returns False if a policy made an illegal play (the row is incomplete).
+    ``predealt``: ``hands`` already hold the deal (constrained dealing; ``st[0]`` is then the
+    accepted attempt's stream start).  Returns False if a policy made an illegal play (the row is incomplete).
     """
     pst[0] = policy_key(st[0])
     view[V_DEALER] = dealer
@@ -301,7 +318,8 @@ def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, r
     for p in range(2):
         view[V_TOTAL + p] = totals[p]
         view[V_BAGS + p] = bags[p]
-    deal(st, deck, hands)
+    if not predealt:
+        deal(st, deck, hands)
     for s in range(N_SEATS):
         seat_hands[row, SH_DEALT, s] = hands[s]
     bidding(pst, hands, dealer, rules, bid_policies, modes, view)
@@ -350,8 +368,22 @@ def block_range(b, n, n_blocks):
 
 
 @nb.njit(cache=True)
+def constrained_deal(seed, a, b, st, hands, dealer, fixed, conds, weights, order, masks, roles):
+    """Deal (seed, a, b) under predeal/conditions into ``hands``; returns the attempts (0 =
+    gave up).  Leaves ``st[0]`` at the accepted stream's start, as ``play_and_record`` wants."""
+    roles[0] = dealer
+    n, key = deal_constrained(seed, a, b, st, DECK_IDS, fixed, SLOT_SIZES, SHUFFLE_PAIRED,
+                              conds, weights, roles, order, masks)
+    for s in range(N_SEATS):
+        hands[s] = masks[s]
+    st[0] = key
+    return n
+
+
+@nb.njit(cache=True)
 def hands_block(seed, start, lo, hi, out, seat_hands, seat_values, side_values, rules,
-                bid_policies, modes, policies, all_random, plays, winners):
+                bid_policies, modes, policies, all_random, plays, winners, fixed, conds, weights,
+                attempts, capped):
     """Hand rows lo .. hi-1 (one worker's block); every hand starts at 0 points and 0 bags.
     Returns the number of hands in which a policy played an illegal card.
 
@@ -366,19 +398,34 @@ def hands_block(seed, start, lo, hi, out, seat_hands, seat_values, side_values, 
     view = np.zeros(V_PLAYED_BY + 52, np.int64)
     totals = np.zeros(2, np.int64)
     bags = np.zeros(2, np.int64)
+    order = np.empty(52, np.int64)
+    masks = np.empty(N_SEATS, np.uint64)
+    roles = np.zeros(1, np.int64)
+    constrained = conds.shape[0] > 0 or (fixed != 0).any()
     bad = 0
     for i in range(lo, hi):
+        if capped[0]:
+            break
         k = start + i
         st[0] = stream_key(seed, k, 0, 1)
         dealer = below(st, N_SEATS)  # SP-3
         st[0] = stream_key(seed, k, 0, 0)
+        attempts[i] = 1
+        if constrained:
+            n = constrained_deal(seed, np.uint64(k), np.uint64(0), st, hands, dealer, fixed, conds,
+                                 weights, order, masks, roles)
+            if n == 0:
+                capped[0] = k + 1
+                break
+            attempts[i] = n
         totals[0] = 0
         totals[1] = 0
         bags[0] = 0
         bags[1] = 0
         if not play_and_record(st, pst, deck, hands, passed, view, seed, np.uint64(k), dealer,
                                rules, bid_policies, modes, policies, all_random, totals, bags,
-                               out, seat_hands, seat_values, side_values, i, plays, winners):
+                               out, seat_hands, seat_values, side_values, i, plays, winners,
+                               constrained):
             bad += 1
     return bad
 
@@ -386,7 +433,7 @@ def hands_block(seed, start, lo, hi, out, seat_hands, seat_values, side_values, 
 @nb.njit(cache=True)
 def games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands, seat_values,
                 side_values, offsets, record, rules, bid_policies, modes, policies, all_random,
-                plays, winners):
+                plays, winners, fixed, conds, weights, attempts, capped):
     """Games lo .. hi-1 (one worker's block, ``b``), played to the target (SP-15, SP-16).
     Returns the number of games stopped by an illegal play."""
     target = rules[R_TARGET]
@@ -399,8 +446,14 @@ def games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands, sea
     view = np.zeros(V_PLAYED_BY + 52, np.int64)
     totals = np.zeros(2, np.int64)
     bags = np.zeros(2, np.int64)
+    order = np.empty(52, np.int64)
+    masks = np.empty(N_SEATS, np.uint64)
+    roles = np.zeros(1, np.int64)
+    constrained = conds.shape[0] > 0 or (fixed != 0).any()
     bad = 0
     for g in range(lo, hi):
+        if capped[0]:
+            break
         game = start + g
         st[0] = stream_key(seed, game, 0, 1)
         dealer = below(st, N_SEATS)  # SP-3
@@ -414,9 +467,18 @@ def games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands, sea
             st[0] = stream_key(seed, game, hand_no + 1, 0)
             row = offsets[g] + hand_no if record else np.int64(b)
             deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
+            attempts[row] = 1
+            if constrained:
+                n = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st, hands,
+                                     dealer, fixed, conds, weights, order, masks, roles)
+                if n == 0:
+                    capped[0] = np.int64(deal_id) + 1
+                    break
+                attempts[row] = n
             if not play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, rules,
                                    bid_policies, modes, policies, all_random, totals, bags, out,
-                                   seat_hands, seat_values, side_values, row, plays, winners):
+                                   seat_hands, seat_values, side_values, row, plays, winners,
+                                   constrained):
                 bad += 1
                 break
             rec = out[row]
@@ -439,21 +501,25 @@ def games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands, sea
 
 
 def hands_kernel(seed, start, out, seat_hands, seat_values, side_values, rules, bid_policies,
-                 modes, policies, all_random, plays, winners, bad):
+                 modes, policies, all_random, plays, winners, fixed, conds, weights, attempts,
+                 capped, bad):
     """Hand rows ``start ..`` in parallel blocks (``hands_block``).  ``all_random``: every
     seat plays the built-in random policy (take the fast path).  ``bad[b]`` counts illegal
-    plays in block b."""
+    plays in block b.  ``fixed``/``conds``/``weights``: a simcore.dealing filter (empty: the
+    ordinary deal); ``attempts[row]`` gets the attempts of each deal, ``capped[0]`` the deal id
+    + 1 of a deal no attempt satisfied (the blocks then stop)."""
     n = out.shape[0]
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         lo, hi = block_range(b, n, n_blocks)
         bad[b] = hands_block(seed, start, lo, hi, out, seat_hands, seat_values, side_values,
-                             rules, bid_policies, modes, policies, all_random, plays, winners)
+                             rules, bid_policies, modes, policies, all_random, plays, winners,
+                             fixed, conds, weights, attempts, capped)
 
 
 def games_kernel(seed, start, games, game_values, out, seat_hands, seat_values, side_values,
                  offsets, record, rules, bid_policies, modes, policies, all_random, plays, winners,
-                 bad):
+                 fixed, conds, weights, attempts, capped, bad):
     """Whole games in parallel blocks (``games_block``).
 
     With ``record`` false it only plays the games and fills ``games`` and ``game_values``
@@ -468,7 +534,8 @@ def games_kernel(seed, start, games, game_values, out, seat_hands, seat_values, 
         lo, hi = block_range(b, n, n_blocks)
         bad[b] = games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands,
                              seat_values, side_values, offsets, record, rules, bid_policies,
-                             modes, policies, all_random, plays, winners)
+                             modes, policies, all_random, plays, winners, fixed, conds, weights,
+                             attempts, capped)
 
 
 def with_play(play_fn):

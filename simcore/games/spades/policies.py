@@ -54,7 +54,9 @@ EXCHANGE_POLICIES = {"auto": 0, "heuristic": 1, "random": 2}
 M_NIL = 0
 M_BLIND_NIL = 1
 M_EXCHANGE = 2
-N_MODES = 3
+M_WHATIF_NIL = 3  # --what-if nil: 0 off, 1 the first bidder bids nil, 2 it bids a number
+N_MODES = 4
+WHATIF_NIL_OPTIONS = ("nil", "bid")  # option o sets modes[M_WHATIF_NIL] = o + 1
 
 _AUTO, _NEVER, _HEURISTIC, _ALWAYS = 0, 1, 2, 3
 _BID_RANDOM, _BID_HEURISTIC = 0, 1
