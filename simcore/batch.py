@@ -29,7 +29,9 @@ from simcore.errors import SimcoreError
 MANIFEST = "manifest.json"
 DEFAULT_CHUNK = {"hands": 250_000, "games": 10_000}
 # zstd level 1: as small as the default level on these columns (the hands are random bits)
-# at a third of its CPU time, which matters when writing overlaps simulating.
+# at a third of its CPU time, which matters when writing overlaps simulating.  Parts carry no
+# column statistics: min/max of random hands prune nothing, and computing them cost a third
+# of the writing time.
 PARQUET_ZSTD_LEVEL = 1
 MAX_DEALS = 2**48  # deal ids must fit the game-mode id layout (game << 16 | hand_no)
 
@@ -84,6 +86,9 @@ def simulate(
     quiet: bool = True,
     chunk_size: int | None = None,
     cluster: str | None = None,
+    what_if: str | None = None,
+    predeal=None,
+    conditions=None,
 ) -> Run:
     """Simulate ``deals`` hands (or whole games with ``mode="games"``) of ``game``.
 
@@ -92,9 +97,16 @@ def simulate(
     ``rules`` maps rules options to values.  With ``out`` the rows stream to Parquet parts in
     that folder; without it they stay in memory.  ``cluster`` (``tcp://host:8786`` or
     ``local:N``) computes the chunks on a Dask cluster instead of this process's threads.
-    Returns a :class:`Run`.
+
+    ``what_if`` (e.g. ``"nil"``; see ``Game.what_if``) plays every deal once per option of that
+    decision: ``deals * options`` rows, deal-major, with an ``option`` column (hands mode).
+    ``predeal`` (``["0=AS,KS,3H", "upcard=9H"]`` or a dict) fixes cards; ``conditions``
+    (``["0:longest>=5"]``, docs/conditions.md) keeps only deals meeting all of them, by
+    reproducible rejection sampling: rows get ``attempts`` and the manifest
+    ``acceptance_rate``.  Returns a :class:`Run`.
     """
-    spec = _plan(game, deals, seed, mode, policy, rules, log_plays, chunk_size)
+    spec = _plan(game, deals, seed, mode, policy, rules, log_plays, chunk_size, what_if,
+                 predeal, conditions)
     _set_threads(threads)
     if cluster is not None:
         from simcore.cluster import check_address
@@ -121,13 +133,15 @@ class _Spec:
     rules: Any
     choice: Any
     identity: dict[str, Any]
+    deal_filter: Any = None  # simcore.dealing.DealFilter, None without predeal/conditions
 
     @property
     def mode(self) -> str:
         return self.identity["mode"]
 
 
-def _plan(game_name, deals, seed, mode, policy, rules, log_plays, chunk_size) -> _Spec:
+def _plan(game_name, deals, seed, mode, policy, rules, log_plays, chunk_size, what_if=None,
+          predeal=None, conditions=None) -> _Spec:
     game = games.get(game_name)
     if isinstance(deals, bool) or not isinstance(deals, int) or deals <= 0:
         raise SimcoreError(f"the number of deals must be a positive whole number, not {deals!r}")
@@ -142,6 +156,11 @@ def _plan(game_name, deals, seed, mode, policy, rules, log_plays, chunk_size) ->
         raise SimcoreError(f"the chunk size must be a positive whole number, not {chunk!r}")
     rules_obj = game.rules_cls.from_options(rules)
     choice = game.policies_from_specs(policy)
+    if what_if is not None:
+        game.what_if_options(what_if)
+        if mode != "hands":
+            raise SimcoreError("--what-if runs in hands mode only (--mode hands)")
+    deal_filter = game.deal_filter(predeal, conditions)
     identity = {
         "game": game.name,
         "mode": mode,
@@ -151,8 +170,12 @@ def _plan(game_name, deals, seed, mode, policy, rules, log_plays, chunk_size) ->
         "policies": choice.to_dict(),
         "log_plays": bool(log_plays),
         "chunk_size": min(chunk, deals),
+        # None when unused, so that runs made before these options existed still resume
+        "what_if": what_if,
+        "predeal": deal_filter.predeal if deal_filter else None,
+        "conditions": deal_filter.conditions if deal_filter else None,
     }
-    return _Spec(game, rules_obj, choice, identity)
+    return _Spec(game, rules_obj, choice, identity, deal_filter)
 
 
 def spec_from_identity(identity: dict[str, Any]) -> _Spec:
@@ -161,8 +184,9 @@ def spec_from_identity(identity: dict[str, Any]) -> _Spec:
     policies = dict(identity["policies"])
     seats = policies.pop("seats")
     specs = {str(seat): name for seat, name in enumerate(seats)} | policies
+    deal_filter = game.deal_filter(identity.get("predeal"), identity.get("conditions"))
     return _Spec(game, game.rules_cls.from_options(identity["rules"]),
-                 game.policies_from_specs(specs), identity)
+                 game.policies_from_specs(specs), identity, deal_filter)
 
 
 def _set_threads(threads):
@@ -274,12 +298,15 @@ def _part_is_complete(folder: Path, spec: _Spec, chunk: dict[str, Any]) -> bool:
 def compute_chunk(spec: _Spec, chunk: dict[str, Any]) -> dict[str, pl.DataFrame]:
     """The tables of one chunk: its deals (games) always the same, whoever computes them."""
     ident = spec.identity
+    extra = {} if spec.deal_filter is None else {"deal_filter": spec.deal_filter}
     if spec.mode == "hands":
+        if ident.get("what_if") is not None:
+            extra["what_if"] = ident["what_if"]
         frame = spec.game.run_hands(ident["seed"], chunk["start"], chunk["count"], spec.rules,
-                                    spec.choice, ident["log_plays"])
+                                    spec.choice, ident["log_plays"], **extra)
         return {"hands": frame}
     hands, game_rows = spec.game.run_games(ident["seed"], chunk["start"], chunk["count"],
-                                           spec.rules, spec.choice, ident["log_plays"])
+                                           spec.rules, spec.choice, ident["log_plays"], **extra)
     return {"hands": hands, "games": game_rows}
 
 
@@ -290,7 +317,15 @@ def _run_in_memory(spec: _Spec) -> Run:
             parts.setdefault(table, []).append(frame)
     frames = {table: pl.concat(fs) for table, fs in parts.items()}
     manifest = {"simcore_version": __version__, **spec.identity, "finished": True}
+    if spec.identity.get("conditions"):
+        manifest["acceptance_rate"] = _acceptance_rate(frames["hands"].lazy())
     return Run(manifest, None, frames)
+
+
+def _acceptance_rate(hands: pl.LazyFrame) -> float:
+    """Accepted deals per attempt over a run's hand rows (``attempts`` column)."""
+    rows, attempts = hands.select(pl.len(), pl.col("attempts").cast(pl.Int64).sum()).collect().row(0)
+    return rows / attempts if attempts else 0.0
 
 
 def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool,
@@ -321,23 +356,25 @@ def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool
             dask_cluster.run_chunks(cluster, folder, spec.identity, todo, done)
         _finish_manifest(folder, manifest)
         return
-    # Writing part k overlaps computing part k+1: the kernels release the GIL (nogil) and
-    # polars writes outside it.  At most one part waits in memory.
+    # Writing part k (and recording it in the manifest, fsyncs included) overlaps computing
+    # part k+1 on the writer thread: the kernels release the GIL (nogil) and polars writes
+    # outside it.  Only the writer touches the manifest until the loop ends; at most one part
+    # waits in memory.
     with bar, concurrent.futures.ThreadPoolExecutor(max_workers=1) as writer:
         pending = None
         try:
             for chunk in todo:
                 frames = compute_chunk(spec, chunk)
                 if pending is not None:
-                    _finish(folder, manifest, *pending, bar)
-                pending = (writer.submit(write_part, folder, spec, chunk, frames), chunk)
+                    pending.result()
+                pending = writer.submit(_write_and_record, folder, manifest, spec, chunk, frames, bar)
             if pending is not None:
-                _finish(folder, manifest, *pending, bar)
+                pending.result()
                 pending = None
         finally:
             if pending is not None:  # interrupted: keep what is already on its way to disk
                 try:
-                    _finish(folder, manifest, *pending, bar)
+                    pending.result()
                 except Exception:
                     pass
     _finish_manifest(folder, manifest)
@@ -345,6 +382,8 @@ def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool
 
 def _finish_manifest(folder: Path, manifest: dict[str, Any]) -> None:
     manifest["finished"] = all(c["status"] == "done" for c in manifest["chunks"])
+    if manifest["finished"] and manifest.get("conditions"):
+        manifest["acceptance_rate"] = _acceptance_rate(load(folder, "hands"))
     _write_manifest(folder, manifest)
 
 
@@ -354,12 +393,14 @@ def write_part(folder: Path, spec: _Spec, chunk: dict[str, Any], frames: dict[st
     for table, frame in frames.items():
         _atomic_write(folder / table / _part_name(chunk["index"]),
                       lambda f, frame=frame: frame.write_parquet(
-                          f, metadata=meta, compression="zstd", compression_level=PARQUET_ZSTD_LEVEL))
+                          f, metadata=meta, compression="zstd", compression_level=PARQUET_ZSTD_LEVEL,
+                          statistics=False))
     return sum(frame.height for frame in frames.values())
 
 
-def _finish(folder, manifest, future, chunk, bar) -> None:
-    future.result()
+def _write_and_record(folder, manifest, spec, chunk, frames, bar) -> None:
+    """Write a chunk's part, then mark it done in the manifest (the writer thread's job)."""
+    write_part(folder, spec, chunk, frames)
     chunk["status"] = "done"
     _write_manifest(folder, manifest)
     bar.update(chunk["count"])
