@@ -385,7 +385,7 @@ def harness():
                        np.zeros(5, np.int64), np.zeros(layout.VIEW_SIZE, np.int64), np.zeros(5, np.int64),
                        np.zeros(5, np.int64), np.uint64(seed), np.uint64(deal_id), declarer,
                        allow_own, trump_policy, friend_policy, np.array(policies, np.int64), out,
-                       dealt, values, 0, plays, winners, 0)
+                       dealt, values, 0, plays, winners, 0, False)
         assert ok
         rec = out[0]
         row = {name: rec[name].item() for name in layout.HAND_ROW.names}

@@ -9,11 +9,15 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simcore import dealing
+from simcore.cards import RANKS
 from simcore.errors import SimcoreError
-from simcore.games.base import Game, PolicyChoice, frame_from_records, padded_list
+from simcore.games.base import (Game, PolicyChoice, frame_from_records, interleave_options,
+                                padded_list, with_attempts)
 from simcore.games.trump_friend import layout
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
 from simcore.games.trump_friend.policies import (
+    FORCED_TRUMP,
     FRIEND_POLICIES,
     PLAY_POLICIES,
     TRUMP_POLICIES,
@@ -71,6 +75,7 @@ def _log_arrays(rows: int, log_plays: bool):
 
 
 def _check(bad: np.ndarray):
+    dealing.check_capped(bad[:, 2].max(initial=0).reshape(1))
     if bad[:, 0].sum():
         raise SimcoreError(
             f"a play policy returned an illegal card in {int(bad[:, 0].sum())} hands "
@@ -98,22 +103,59 @@ def _hand_frame(out, dealt, seat_values, plays, winners, log_plays, game_mode):
     return frame_from_records(out, seat, lists, order=layout.HAND_COLUMNS)
 
 
+# What-if decisions: each deal is played once per option, the option forced for the declarer.
+WHAT_IF = {
+    "trump": ("clubs", "diamonds", "hearts", "spades", "notrump"),
+    "friend": ("highest", "none"),
+}
+WHAT_IF_DOC = {
+    "trump": "the declarer calls each of the five trumps (TF-5.1); the friend call follows the "
+             "run's friend policy for that trump",
+    "friend": "the declarer calls the highest trump not held (TF-5.2) or no friend (TF-5.3)",
+}
+
+
+def _forced(common: tuple, what_if: str, option: int) -> tuple:
+    first, own, trump_policy, friend_policy, ids = common
+    if what_if == "trump":
+        trump_policy = FORCED_TRUMP + option
+    else:
+        friend_policy = FRIEND_POLICIES[WHAT_IF["friend"][option]]
+    return first, own, trump_policy, friend_policy, ids
+
+
 def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
-              log_plays: bool = False) -> pl.DataFrame:
-    """Deals start .. start+count-1 of a run, one row each (hands mode)."""
+              log_plays: bool = False, *, what_if: str | None = None,
+              deal_filter=None) -> pl.DataFrame:
+    """Deals start .. start+count-1 of a run, one row each (hands mode).
+
+    With ``what_if`` (a key of ``WHAT_IF``) every deal is played once per option, from the
+    same deal and policy streams, and the rows come deal-major with an ``option`` column."""
+    common = _common(rules, choice)
+    if what_if is None:
+        return _play_hands(seed, start, count, common, choice, log_plays, deal_filter)
+    options = GAME.what_if_options(what_if)
+    frames = [_play_hands(seed, start, count, _forced(common, what_if, k), choice, log_plays,
+                          deal_filter) for k in range(len(options))]
+    return interleave_options(frames, options)
+
+
+def _play_hands(seed, start, count, common, choice, log_plays, deal_filter):
     hands_kernel, _ = _kernels(choice)
     out = np.zeros(count, layout.HAND_ROW)
     dealt, seat_values = _seat_arrays(count, False)
     plays, winners = _log_arrays(count, log_plays)
-    bad = np.zeros((_n_blocks(count), 2), np.int64)
-    hands_kernel(np.uint64(seed), np.int64(start), out, dealt, seat_values,
-                 *_common(rules, choice), plays, winners, bad)
+    attempts = np.zeros(count, np.int64)
+    bad = np.zeros((_n_blocks(count), 3), np.int64)
+    hands_kernel(np.uint64(seed), np.int64(start), out, dealt, seat_values, *common, plays,
+                 winners, *dealing.filter_arrays(LAYOUT, deal_filter), attempts, bad)
     _check(bad)
-    return _hand_frame(out, dealt, seat_values, plays, winners, log_plays, False)
+    frame = _hand_frame(out, dealt, seat_values, plays, winners, log_plays, False)
+    return with_attempts(frame, attempts, deal_filter)
 
 
 def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
-              log_plays: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
+              log_plays: bool = False, *, deal_filter=None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Games start .. start+count-1, played to the losing line: (hand rows, game rows).
 
     The kernel runs twice: once to learn each game's length, then to write every hand row at
@@ -123,24 +165,29 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     games = np.zeros(count, layout.GAME_ROW)
     finals = np.zeros((count, 5), np.int16)
     blocks = _n_blocks(count)
-    bad = np.zeros((blocks, 2), np.int64)
+    bad = np.zeros((blocks, 3), np.int64)
     first, *decl = _common(rules, choice)
+    filter_arrays = dealing.filter_arrays(LAYOUT, deal_filter)
     limit = (np.int64(rules.losing_line), rules.end_at == "exceed")
 
     def play(rows, offsets, record, log):
         out = np.zeros(rows, layout.GAME_HAND_ROW)
         dealt, seat_values = _seat_arrays(rows, True)
         plays, winners = _log_arrays(rows, log)
+        attempts = np.zeros(rows, np.int64)
         games_kernel(np.uint64(seed), np.int64(start), games, finals, out, dealt, seat_values,
-                     offsets, record, first, *limit, *decl, plays, winners, bad)
+                     offsets, record, first, *limit, *decl, plays, winners, *filter_arrays,
+                     attempts, bad)
         _check(bad)
-        return out, dealt, seat_values, plays, winners
+        return out, dealt, seat_values, plays, winners, attempts
 
     play(blocks, np.zeros(count, np.int64), False, False)
     lengths = games["hands"].astype(np.int64)
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    out, dealt, seat_values, plays, winners = play(int(lengths.sum()), offsets, True, log_plays)
-    hands = _hand_frame(out, dealt, seat_values, plays, winners, log_plays, True)
+    out, dealt, seat_values, plays, winners, attempts = play(int(lengths.sum()), offsets, True,
+                                                            log_plays)
+    hands = with_attempts(_hand_frame(out, dealt, seat_values, plays, winners, log_plays, True),
+                          attempts, deal_filter)
     top = finals.max(axis=1, keepdims=True)
     ranked = np.sort(np.where(finals == top, np.arange(5), 127), axis=1).astype(np.int8)
     game_frame = frame_from_records(games, {"final": finals}, order=layout.GAME_COLUMNS)
@@ -149,6 +196,27 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     )
     return hands, game_frame
 
+
+def _points_table(arg):
+    if arg is not None:
+        raise SimcoreError("the points feature takes no argument")
+    table = np.zeros((4, 52), np.int64)
+    for c in range(52):
+        table[:, c] = {"A": 2, "K": 1, "Q": 1, "J": 1}.get(RANKS[c % 13], 0)
+    return table
+
+
+LAYOUT = dealing.DealLayout(
+    game="trump-friend",
+    n_seats=layout.N_SEATS,
+    slots=tuple((str(s), 10) for s in range(layout.N_SEATS)) + (("kitty", 2),),
+    deck_ids=np.arange(52, dtype=np.int64),
+    engine_id=layout.TO_INTERNAL.astype(np.int64),
+    shuffle=dealing.SHUFFLE_PAIRED,
+    predeal_slots=tuple(str(s) for s in range(layout.N_SEATS)) + ("kitty",),
+    roles=("declarer",),
+    features={"points": dealing.Feature("card points held (TF-11: A 2, K Q J 1)", _points_table)},
+)
 
 GAME = Game(
     name="trump-friend",
@@ -160,4 +228,7 @@ GAME = Game(
     default_decisions={"trump": "longest", "friend": "highest"},
     run_hands=run_hands,
     run_games=run_games,
+    what_if=WHAT_IF,
+    what_if_doc=WHAT_IF_DOC,
+    deal_layout=LAYOUT,
 )

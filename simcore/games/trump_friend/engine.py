@@ -10,6 +10,7 @@ import numpy as np
 
 from simcore.games.base import rebind
 from simcore.cards import SUIT_BITS, bit, highest_bit, suit_mask
+from simcore.dealing import SHUFFLE_PAIRED, deal_constrained
 from simcore.rng import below, policy_key, shuffle, stream_key
 from simcore.tricks import follow_mask, trick_winner
 from simcore.games.trump_friend.layout import (
@@ -59,6 +60,27 @@ def deal(st, deck, hands):
             h |= bit(deck[i])
         hands[s] = h
     return bit(deck[50]) | bit(deck[51])
+
+
+# How simcore.dealing deals Trump Friend (the same cards as ``deal`` when nothing is fixed):
+# the deck in id order, five hands of 10 then the kitty of 2 (``--predeal kitty=...``).
+DECK_IDS = np.arange(52, dtype=np.int64)
+SLOT_SIZES = np.array([10, 10, 10, 10, 10, 2], np.int64)
+KITTY_SLOT = 5
+
+
+@nb.njit(cache=True)
+def constrained_deal(seed, a, b, st, hands, declarer, fixed, conds, weights, order, masks, roles):
+    """Deal (seed, a, b) under predeal/conditions into ``hands`` (``hands[5]`` = the kitty);
+    returns the attempts (0 = gave up).  Leaves ``st[0]`` at the accepted stream's start, from
+    which ``play_and_record`` derives the policies' stream as for an ordinary deal."""
+    roles[0] = declarer
+    n, key = deal_constrained(seed, a, b, st, DECK_IDS, fixed, SLOT_SIZES, SHUFFLE_PAIRED,
+                              conds, weights, roles, order, masks)
+    for s in range(N_SEATS + 1):
+        hands[s] = masks[s]
+    st[0] = key
+    return n
 
 
 @nb.njit(inline="always", cache=True)
@@ -173,16 +195,18 @@ def show_card(view, i, card, seat, friend_card):
 @nb.njit(inline="always", cache=True)
 def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal_id, declarer,
                     rules_own, trump_policy, friend_policy, policies, out, dealt, seat_values,
-                    row, plays, winners, log_row):
+                    row, plays, winners, log_row, predealt):
     """Deal, declare, play and score one round; write row ``row`` of ``out``, ``dealt`` and
     ``seat_values``.  Returns False if a policy made an illegal play (the row is incomplete).
+    With ``predealt`` the hands are already in ``hands[:5]`` and the kitty in ``hands[5]``
+    (``constrained_deal``).
 
     ``st[0]`` is the deal's stream (set by the caller); policies draw from ``pst``, a sibling
     stream derived one way from it, so a policy's random state never gives back the deal.
     """
     pst[0] = policy_key(st[0])
     rec = out[row]  # taken here, not passed in: an inlined record argument is a copy
-    kitty = deal(st, deck, hands)
+    kitty = hands[KITTY_SLOT] if predealt else deal(st, deck, hands)
     for s in range(N_SEATS):
         dealt[row, s] = public_mask(hands[s])
     rec.kitty = public_mask(kitty)
@@ -243,50 +267,68 @@ def block_range(b, n, n_blocks):
 
 @nb.njit(cache=True, nogil=True)
 def hands_block(b, n_blocks, seed, start, out, dealt, seat_values, first, rules_own,
-                trump_policy, friend_policy, policies, plays, winners, bad):
-    """Hand rows of block b (``bad[b, 0]`` counts illegal plays)."""
+                trump_policy, friend_policy, policies, plays, winners, fixed, conds, weights,
+                attempts, bad):
+    """Hand rows of block b (``bad[b, 0]`` counts illegal plays; ``bad[b, 2]`` = deal id + 1
+    of a deal no attempt could constrain)."""
     st = np.zeros(1, np.uint64)
     pst = np.zeros(1, np.uint64)
     deck = np.empty(52, np.int64)
     trick = np.empty(N_SEATS, np.int64)
-    hands = np.empty(N_SEATS, np.uint64)
+    hands = np.empty(N_SEATS + 1, np.uint64)
     view = np.empty(VIEW_SIZE, np.int64)
     points = np.empty(N_SEATS, np.int64)
     delta = np.empty(N_SEATS, np.int64)
+    order = np.empty(52, np.int64)
+    masks = np.empty(N_SEATS + 1, np.uint64)
+    roles = np.zeros(1, np.int64)
+    constrained = conds.shape[0] > 0 or (fixed != 0).any()
     lo, hi = block_range(b, out.shape[0], n_blocks)
     for i in range(lo, hi):
         k = start + i
         declarer = first_declarer(seed, k, first, st)
         st[0] = stream_key(seed, k, 0, 0)
+        attempts[i] = 1
+        if constrained:
+            attempts[i] = constrained_deal(seed, np.uint64(k), np.uint64(0), st, hands, declarer,
+                                           fixed, conds, weights, order, masks, roles)
+            if attempts[i] == 0:
+                bad[b, 2] = k + 1
+                break
         if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, k,
                                declarer, rules_own, trump_policy, friend_policy, policies, out,
-                               dealt, seat_values, i, plays, winners, i):
+                               dealt, seat_values, i, plays, winners, i, constrained):
             bad[b, 0] += 1
 
 
 def hands_kernel(seed, start, out, dealt, seat_values, first, rules_own, trump_policy,
-                 friend_policy, policies, plays, winners, bad):
+                 friend_policy, policies, plays, winners, fixed, conds, weights, attempts, bad):
     """Hand rows ``start ..`` of a run, in parallel blocks (one per row of ``bad``)."""
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         hands_block(b, n_blocks, seed, start, out, dealt, seat_values, first, rules_own,
-                    trump_policy, friend_policy, policies, plays, winners, bad)
+                    trump_policy, friend_policy, policies, plays, winners, fixed, conds, weights,
+                    attempts, bad)
 
 
 @nb.njit(cache=True, nogil=True)
 def games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values, offsets,
                 record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
-                policies, plays, winners, bad):
+                policies, plays, winners, fixed, conds, weights, attempts, bad):
     """The games of block b; see ``games_kernel``."""
     st = np.zeros(1, np.uint64)
     pst = np.zeros(1, np.uint64)
     deck = np.empty(52, np.int64)
     trick = np.empty(N_SEATS, np.int64)
-    hands = np.empty(N_SEATS, np.uint64)
+    hands = np.empty(N_SEATS + 1, np.uint64)
     view = np.empty(VIEW_SIZE, np.int64)
     points = np.empty(N_SEATS, np.int64)
     delta = np.empty(N_SEATS, np.int64)
     totals = np.zeros(N_SEATS, np.int64)
+    order = np.empty(52, np.int64)
+    masks = np.empty(N_SEATS + 1, np.uint64)
+    roles = np.zeros(1, np.int64)
+    constrained = conds.shape[0] > 0 or (fixed != 0).any()
     lo, hi = block_range(b, games.shape[0], n_blocks)
     for g in range(lo, hi):
         game = start + g
@@ -297,9 +339,19 @@ def games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values
             st[0] = stream_key(seed, game, hand_no + 1, 0)
             row = offsets[g] + hand_no if record else np.int64(b)
             deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
+            tries = 1
+            if constrained:
+                tries = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st, hands,
+                                         declarer, fixed, conds, weights, order, masks, roles)
+                if tries == 0:
+                    bad[b, 2] = deal_id + np.uint64(1)
+                    return
+            if record:
+                attempts[row] = tries
             if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed,
                                    deal_id, declarer, rules_own, trump_policy, friend_policy,
-                                   policies, out, dealt, seat_values, row, plays, winners, row):
+                                   policies, out, dealt, seat_values, row, plays, winners, row,
+                                   constrained):
                 bad[b, 0] += 1
                 break
             rec = out[row]
@@ -335,7 +387,7 @@ def games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values
 
 def games_kernel(seed, start, games, finals, out, dealt, seat_values, offsets, record, first,
                  losing_line, exceed, rules_own, trump_policy, friend_policy, policies, plays,
-                 winners, bad):
+                 winners, fixed, conds, weights, attempts, bad):
     """Whole games (TF-14 ... TF-18) in parallel blocks (one per row of ``bad``).
 
     With ``record`` false it only plays the games and fills ``games`` (hands per game, final
@@ -343,13 +395,15 @@ def games_kernel(seed, start, games, finals, out, dealt, seat_values, offsets, r
     scratch; with ``record`` true ``out`` is sized to the total hands and hand rows go to
     ``offsets[g] + hand_no``.  Both passes play the same games because every hand's stream is
     keyed by (seed, game, hand_no).  ``bad[b, 0]`` counts illegal plays, ``bad[b, 1]`` games
-    stopped at 65,535 rounds.
+    stopped at 65,535 rounds, ``bad[b, 2]`` is deal id + 1 of a hand no attempt could
+    constrain.  ``fixed``/``conds``/``weights``: a simcore.dealing filter (empty: the ordinary
+    deal); with ``record`` ``attempts[row]`` gets each hand's attempts.
     """
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values, offsets,
                     record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
-                    policies, plays, winners, bad)
+                    policies, plays, winners, fixed, conds, weights, attempts, bad)
 
 
 def with_play(play_fn):

@@ -35,6 +35,7 @@ from simcore.games.trump_friend.layout import (
 PLAY_POLICIES = {"random": 0, "heuristic": 1}
 USER_POLICY = -1
 TRUMP_POLICIES = {"longest": 0, "strongest": 1, "notrump": 2, "random": 3}
+FORCED_TRUMP = 10  # internal trump "policy" FORCED_TRUMP + t always calls t (what-if runs)
 FRIEND_POLICIES = {"highest": 0, "none": 1, "random": 2, "random_any": 3}
 
 _ALL = np.uint64((1 << 52) - 1)
@@ -237,6 +238,8 @@ def builtin_play(policy, seat, hand, legal, view, st):
 @nb.njit(inline="always", cache=True)
 def choose_trump(policy, hand, st):
     """Trump call (TF-5.1) from the declarer's hand: a suit 0-3 or NO_TRUMP."""
+    if policy >= FORCED_TRUMP:
+        return policy - FORCED_TRUMP
     if policy == 2:
         return NO_TRUMP
     if policy == 3:
