@@ -14,13 +14,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The main job: one million Trump Friend deals with every trump call tried (trump=random), then
-# the chart of declarer win rate by trump call in results/trump-friend/.  --resume makes a rerun
-# reuse finished data instead of refusing the folder.
+# The main job: regenerate results/ with scripts/make_results.py: a default batch for each game
+# into data/ (one million Trump Friend deals with every trump call tried, trump=random, into
+# data/trump-friend-main; --resume reuses finished runs instead of refusing the folder), then
+# every analysis (charts, CSV tables, summaries) and results/README.md.
 results: $(STAMP)
-	$(BIN)/simcore simulate trump-friend --deals 1000000 --seed 1 --policy trump=random \
-		--out data/trump-friend-main --resume
-	$(BIN)/simcore analyze trump-call --data data/trump-friend-main --out results/trump-friend
+	$(BIN)/python scripts/make_results.py
 
 # Two workers: each test file runs whole in one of them, so the games' kernels compile side by side.
 test: $(STAMP)

@@ -1,8 +1,12 @@
 """Analyses: one module per question.  Each reads a run folder lazily with polars and writes
-a PNG chart plus the table behind it (CSV).
+a PNG chart, the table(s) behind it (CSV) and a Markdown summary.
 
     simcore analyze NAME --data RUN_DIR --out OUT_DIR
     analyses.run_analysis(NAME, RUN_DIR, OUT_DIR)
+
+``ANALYSES`` maps a name to (module, game); the game ``"any"`` accepts a run of every game.
+``--data`` is one run folder, or (for analyses whose module has ``run_set``) a folder whose
+sub-folders are runs of the same game, e.g. one run per knock threshold.
 """
 
 from __future__ import annotations
@@ -12,29 +16,54 @@ from pathlib import Path
 
 from simcore.errors import SimcoreError
 
+ANY_GAME = "any"
+
 ANALYSES = {
     "trump-call": ("analyses.trump_call", "trump-friend"),
+    "spades-bids": ("analyses.spades_bids", "spades"),
+    "euchre-makers": ("analyses.euchre_makers", "euchre"),
+    "gin-knock": ("analyses.gin_knock", "gin-rummy"),
+    "dealing-check": ("analyses.dealing_check", ANY_GAME),
+    "dummy-advantage": ("analyses.dummy_advantage", "dummy"),
 }
 
 
 def run_analysis(name: str, data, out) -> list[Path]:
-    """Run analysis ``name`` on the run folder ``data``; returns the files written in ``out``."""
+    """Run analysis ``name`` on the run folder (or folder of runs) ``data``; returns the files
+    written in ``out``."""
     if name not in ANALYSES:
         raise SimcoreError(f"unknown analysis {name!r}; known: {', '.join(ANALYSES)}")
     module_name, game = ANALYSES[name]
     from simcore.batch import MANIFEST, load
 
-    manifest_path = Path(data) / MANIFEST
-    hands = load(data)  # raises a clear error for anything that is not a run folder
-    import json
+    from analyses.common import RunInput, read_manifest
 
-    manifest = json.loads(manifest_path.read_text())
-    if manifest["game"] != game:
-        raise SimcoreError(f"analysis {name!r} needs a {game} run; {data} is {manifest['game']}")
+    folder = Path(data)
+    if not folder.is_dir():
+        raise SimcoreError(f"{folder} does not exist or is not a folder")
+    module = importlib.import_module(module_name)
+    if (folder / MANIFEST).is_file():
+        folders = [folder]
+    else:
+        folders = sorted(p for p in folder.iterdir() if (p / MANIFEST).is_file())
+        if not folders:
+            raise SimcoreError(f"{folder} is not a simcore run folder (no {MANIFEST}) and holds no runs")
+        if not hasattr(module, "run_set"):
+            raise SimcoreError(f"analysis {name!r} reads one run folder; {folder} holds several runs")
+    runs = []
+    for f in folders:
+        hands = load(f)  # raises a clear error for anything that is not a finished run folder
+        manifest = read_manifest(f)
+        if game != ANY_GAME and manifest.get("game") != game:
+            raise SimcoreError(f"analysis {name!r} needs a {game} run; {f} is {manifest.get('game')}")
+        runs.append(RunInput(f, manifest, hands))
+    if len({r.manifest.get("game") for r in runs}) > 1:
+        raise SimcoreError(f"the runs in {folder} are of different games")
     out_dir = Path(out)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise SimcoreError(f"cannot write to {out_dir}: {e.strerror or e}") from None
-    module = importlib.import_module(module_name)
-    return module.run(hands, manifest, out_dir, data)
+    if len(runs) > 1 or folder != runs[0].path:
+        return module.run_set(runs, out_dir, data)
+    return module.run(runs[0].hands, runs[0].manifest, out_dir, data)

@@ -1,8 +1,8 @@
-"""Interval estimates used on every chart (95% unless told otherwise).
+"""Interval estimates and tests used on every chart (95% unless told otherwise).
 
-Rates get Wilson score intervals (scipy's ``binomtest(...).proportion_ci``), means get
-Student-t intervals.  Both take the per-group aggregates polars computes, so no Python loop
-ever touches individual rows.
+Rates get Wilson score intervals, means get Student-t intervals, distributions get a
+chi-square goodness-of-fit test.  All take the per-group aggregates polars computes, so no
+Python loop ever touches individual rows.
 """
 
 from __future__ import annotations
@@ -13,15 +13,22 @@ from scipy import stats
 
 
 def wilson(successes, trials, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for each (successes, trials) pair; NaN where trials == 0."""
-    k = np.asarray(successes, dtype=np.int64)
-    n = np.asarray(trials, dtype=np.int64)
-    low = np.full(k.shape, np.nan)
-    high = np.full(k.shape, np.nan)
-    for i in np.ndindex(k.shape):
-        if n[i] > 0:
-            ci = stats.binomtest(int(k[i]), int(n[i])).proportion_ci(confidence, method="wilson")
-            low[i], high[i] = ci.low, ci.high
+    """Wilson score interval for each (successes, trials) pair; NaN where trials == 0.
+
+    The closed form (Wilson 1927), the same as scipy's ``binomtest(k, n).proportion_ci(
+    method="wilson")`` (a test checks both), vectorised over the groups."""
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    if np.any(k < 0) or np.any(k > n):
+        raise ValueError("successes must lie between 0 and the number of trials")
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+        low, high = centre - half, centre + half
+    low = np.where(n > 0, np.clip(low, 0.0, 1.0), np.nan)
+    high = np.where(n > 0, np.clip(high, 0.0, 1.0), np.nan)
     return low, high
 
 
@@ -36,13 +43,14 @@ def t_interval(mean, std, n, confidence: float = 0.95) -> tuple[np.ndarray, np.n
     return mean - half, mean + half
 
 
-def rate_table(frame: pl.DataFrame, success: str = "successes", trials: str = "n") -> pl.DataFrame:
-    """Add ``rate``, ``rate_low`` and ``rate_high`` columns to a frame of per-group counts."""
+def rate_table(frame: pl.DataFrame, success: str = "successes", trials: str = "n",
+               prefix: str = "rate") -> pl.DataFrame:
+    """Add ``{prefix}``, ``{prefix}_low`` and ``{prefix}_high`` columns to per-group counts."""
     low, high = wilson(frame[success].to_numpy(), frame[trials].to_numpy())
     return frame.with_columns(
-        (pl.col(success) / pl.col(trials)).alias("rate"),
-        pl.Series("rate_low", low),
-        pl.Series("rate_high", high),
+        (pl.col(success) / pl.col(trials)).alias(prefix),
+        pl.Series(f"{prefix}_low", low),
+        pl.Series(f"{prefix}_high", high),
     )
 
 
@@ -50,3 +58,43 @@ def mean_table(frame: pl.DataFrame, prefix: str, mean: str, std: str, n: str = "
     """Add ``{prefix}_low`` and ``{prefix}_high`` t-interval columns for a mean column."""
     low, high = t_interval(frame[mean].to_numpy(), frame[std].to_numpy(), frame[n].to_numpy())
     return frame.with_columns(pl.Series(f"{prefix}_low", low), pl.Series(f"{prefix}_high", high))
+
+
+def mean_aggs(value: pl.Expr, prefix: str) -> list[pl.Expr]:
+    """polars aggregations for ``mean_table``: ``{prefix}`` (mean) and ``{prefix}_std``."""
+    v = value.cast(pl.Float64)
+    return [v.mean().alias(prefix), v.std().alias(f"{prefix}_std")]
+
+
+def chi_square(observed, probabilities, min_expected: float = 5.0) -> tuple[float, int, float]:
+    """Pearson goodness-of-fit of counts against exact probabilities: (statistic, degrees of
+    freedom, p-value).  Neighbouring bins are pooled until each expects at least
+    ``min_expected`` (the usual condition for the chi-square approximation); bins the exact
+    law gives probability 0 must be empty, else the p-value is 0."""
+    obs = np.asarray(observed, dtype=float)
+    prob = np.asarray(probabilities, dtype=float)
+    if obs.shape != prob.shape or obs.ndim != 1:
+        raise ValueError("observed and probabilities must be 1-d and of the same length")
+    if np.any(obs[prob == 0] > 0):
+        return float("inf"), max(int((prob > 0).sum()) - 1, 0), 0.0
+    obs, prob = obs[prob > 0], prob[prob > 0] / prob[prob > 0].sum()
+    expected = obs.sum() * prob
+    pooled_o, pooled_e, acc_o, acc_e = [], [], 0.0, 0.0
+    for o, e in zip(obs, expected):
+        acc_o, acc_e = acc_o + o, acc_e + e
+        if acc_e >= min_expected:
+            pooled_o.append(acc_o)
+            pooled_e.append(acc_e)
+            acc_o = acc_e = 0.0
+    if acc_e > 0:
+        if pooled_e:
+            pooled_o[-1] += acc_o
+            pooled_e[-1] += acc_e
+        else:
+            pooled_o, pooled_e = [acc_o], [acc_e]
+    dof = len(pooled_o) - 1
+    if dof < 1:
+        return 0.0, 0, 1.0
+    o, e = np.array(pooled_o), np.array(pooled_e)
+    statistic = float(((o - e) ** 2 / e).sum())
+    return statistic, dof, float(stats.chi2.sf(statistic, dof))

@@ -20,6 +20,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
+from analyses.common import seat_value  # noqa: E402
 from analyses.stats import mean_table, rate_table  # noqa: E402
 
 CALLS = ["clubs", "diamonds", "hearts", "spades", "no trump"]
@@ -32,8 +33,9 @@ def _suit_length(hand: pl.Expr, suit: int) -> pl.Expr:
 
 def features(hands: pl.LazyFrame) -> pl.LazyFrame:
     """One row per deal: the call, the declarer's suit lengths, win flag and score change."""
-    declarer_hand = pl.concat_list([pl.col(f"hand{s}") for s in range(5)]).list.get(pl.col("declarer"))
-    declarer_delta = pl.concat_list([pl.col(f"delta{s}") for s in range(5)]).list.get(pl.col("declarer"))
+    # a when/then chain, not concat_list(...).list.get: no per-row list is built
+    declarer_hand = seat_value("hand", pl.col("declarer"), 5)
+    declarer_delta = seat_value("delta", pl.col("declarer"), 5)
     lengths = [_suit_length(pl.col("_dh"), s).alias(f"_len{s}") for s in range(4)]
     called = pl.coalesce([pl.when(pl.col("trump") == s).then(pl.col(f"_len{s}")) for s in range(4)])
     return (
