@@ -8,10 +8,12 @@ talk to that object, so adding a game means writing its package and one line in
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import types
 from dataclasses import dataclass, fields
 from typing import Any, Callable
 
+import numba as nb
 import numpy as np
 import polars as pl
 
@@ -229,6 +231,47 @@ def rebind(func, **names):
     """
     scope = dict(func.__globals__, **names)
     return types.FunctionType(func.__code__, scope, func.__name__, func.__defaults__, func.__closure__)
+
+
+class UserKernels:
+    """A game's kernels compiled around a user's play policy, once per process and function.
+
+    ``builtin_play(policy, *args)`` is the game's dispatcher of built-in policies; a user
+    policy takes the same ``*args`` (without ``policy``) and runs for the seats whose policy id
+    is ``user_id``.  ``with_play(play)`` returns the game's kernel(s) as plain functions around
+    a dispatcher ``play``; each is jitted parallel.  ``inline`` inlines the dispatcher (the
+    trick games call it per card with arrays, where a call costs more than the policy).
+    """
+
+    def __init__(self, builtin_play, with_play, user_id: int, inline: bool = False):
+        self._builtin = builtin_play
+        self._with_play = with_play
+        self._user_id = user_id
+        self._inline = inline
+        self._compiled: dict[int, tuple] = {}  # id(fn) -> (fn, kernels): holding fn keeps its id
+
+    def __call__(self, choice: PolicyChoice):
+        functions = {id(f): f for f in choice.user.values()}
+        if len(functions) > 1:
+            raise SimcoreError("one user play policy per run is supported (give it to several seats)")
+        fn = next(iter(functions.values()))
+        if id(fn) not in self._compiled:
+            kernels = self._with_play(self._dispatcher(fn))
+            jit = nb.njit(parallel=True, nogil=True)
+            compiled = tuple(jit(k) for k in kernels) if isinstance(kernels, tuple) else jit(kernels)
+            self._compiled[id(fn)] = (fn, compiled)
+        return self._compiled[id(fn)][1]
+
+    def _dispatcher(self, fn):
+        """``play(policy, *args)``: the user's function for ``user_id``, else the built-ins.
+        Written out with the built-in's argument names, as Numba cannot inline ``*args``."""
+        names = ", ".join(list(inspect.signature(self._builtin.py_func).parameters)[1:])
+        source = (f"def play(policy, {names}):\n"
+                  f"    if policy == USER:\n        return user({names})\n"
+                  f"    return builtin(policy, {names})\n")
+        scope = {"USER": self._user_id, "user": fn, "builtin": self._builtin}
+        exec(source, scope)
+        return nb.njit(inline="always" if self._inline else "never")(scope["play"])
 
 
 # ---------------------------------------------------------------- records -> polars frames

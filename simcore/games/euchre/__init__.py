@@ -15,6 +15,7 @@ from simcore.errors import SimcoreError
 from simcore.games.base import (
     Game,
     PolicyChoice,
+    UserKernels,
     frame_from_records,
     interleave_options,
     padded_list,
@@ -41,7 +42,7 @@ from simcore.games.euchre.policies import (
 from simcore.games.euchre.rules import Rules
 
 _batch_kernel = nb.njit(parallel=True, cache=True, nogil=True)(batch_kernel)
-_user_kernels: dict[int, tuple] = {}  # id(policy) -> (policy, kernel): keeps the id valid
+_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY, inline=True)
 
 DECISIONS = {
     "order_up": ORDER_UP_POLICIES,
@@ -54,23 +55,10 @@ DECISIONS = {
 
 
 def _kernels(choice: PolicyChoice):
-    """The cached built-in kernel, or a kernel compiled for this run's user play policy."""
+    """The cached built-in kernels, or kernels compiled for this run's user policy."""
     if not choice.user:
         return _batch_kernel
-    if len({id(f) for f in choice.user.values()}) > 1:
-        raise SimcoreError("one user play policy per run is supported (give it to several seats)")
-    fn = next(iter(choice.user.values()))
-    key = id(fn)  # the seats using it are in the policy ids, so one kernel serves any seats
-    if key not in _user_kernels:
-
-        @nb.njit(inline="always")  # per card, with arrays: inline (see engine.play_tricks)
-        def play(policy, seat, hand, legal, view, st):
-            if policy == USER_POLICY:
-                return fn(seat, hand, legal, view, st)
-            return builtin_play(policy, seat, hand, legal, view, st)
-
-        _user_kernels[key] = (fn, nb.njit(parallel=True, nogil=True)(with_play(play)))
-    return _user_kernels[key][1]
+    return _user_kernels(choice)
 
 
 def decision_ids(choice: PolicyChoice, what_if: str | None = None, option: int = 0) -> np.ndarray:

@@ -15,6 +15,7 @@ from simcore.errors import SimcoreError
 from simcore.games.base import (
     Game,
     PolicyChoice,
+    UserKernels,
     frame_from_records,
     interleave_options,
     with_attempts,
@@ -40,7 +41,7 @@ from simcore.games.spades.rules import Rules, rules_vector
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
-_user_kernels: dict[tuple, tuple] = {}
+_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY, inline=True)
 # When every seat plays the built-in random policy the kernels take a fast path that gives the
 # same rows; tests switch it off to compare.
 RANDOM_FAST_PATH = True
@@ -50,20 +51,7 @@ def _kernels(choice: PolicyChoice):
     """The cached built-in kernels, or kernels compiled for this run's user policy."""
     if not choice.user:
         return _hands_kernel, _games_kernel
-    key = tuple(sorted((s, id(f)) for s, f in choice.user.items()))
-    if key not in _user_kernels:
-        if len({id(f) for f in choice.user.values()}) > 1:
-            raise SimcoreError("one user play policy per run is supported (give it to several seats)")
-        fn = next(iter(choice.user.values()))
-
-        @nb.njit(inline="always")
-        def play(policy, seat, hand, legal, view, st):
-            if policy == USER_POLICY:
-                return fn(seat, hand, legal, view, st)
-            return builtin_play(policy, seat, hand, legal, view, st)
-
-        _user_kernels[key] = tuple(nb.njit(parallel=True, nogil=True)(k) for k in with_play(play))
-    return _user_kernels[key]
+    return _user_kernels(choice)
 
 
 def _n_blocks(count: int) -> int:

@@ -12,8 +12,8 @@ import polars as pl
 from simcore import dealing
 from simcore.cards import RANKS
 from simcore.errors import SimcoreError
-from simcore.games.base import (Game, PolicyChoice, frame_from_records, interleave_options,
-                                padded_list, with_attempts)
+from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records,
+                                interleave_options, padded_list, with_attempts)
 from simcore.games.trump_friend import layout
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
 from simcore.games.trump_friend.policies import (
@@ -28,28 +28,14 @@ from simcore.games.trump_friend.rules import Rules
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
-_user_kernels: dict[tuple, tuple] = {}
+_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY)
 
 
 def _kernels(choice: PolicyChoice):
-    """The cached built-in kernels, or kernels compiled for this run's user policies."""
+    """The cached built-in kernels, or kernels compiled for this run's user policy."""
     if not choice.user:
         return _hands_kernel, _games_kernel
-    key = tuple(sorted((s, id(f)) for s, f in choice.user.items()))
-    if key not in _user_kernels:
-        user = {s: f for s, f in choice.user.items()}
-        if len({id(f) for f in user.values()}) > 1:
-            raise SimcoreError("one user play policy per run is supported (give it to several seats)")
-        fn = next(iter(user.values()))
-
-        @nb.njit
-        def play(policy, seat, hand, legal, view, st):
-            if policy == USER_POLICY:
-                return fn(seat, hand, legal, view, st)
-            return builtin_play(policy, seat, hand, legal, view, st)
-
-        _user_kernels[key] = tuple(nb.njit(parallel=True, nogil=True)(k) for k in with_play(play))
-    return _user_kernels[key]
+    return _user_kernels(choice)
 
 
 def _n_blocks(count: int) -> int:
