@@ -20,6 +20,7 @@ ANY_GAME = "any"
 
 ANALYSES = {
     "trump-call": ("analyses.trump_call", "trump-friend"),
+    "friend-call": ("analyses.friend_call", "trump-friend"),
     "spades-bids": ("analyses.spades_bids", "spades"),
     "euchre-makers": ("analyses.euchre_makers", "euchre"),
     "gin-knock": ("analyses.gin_knock", "gin-rummy"),

@@ -98,3 +98,32 @@ def chi_square(observed, probabilities, min_expected: float = 5.0) -> tuple[floa
     o, e = np.array(pooled_o), np.array(pooled_e)
     statistic = float(((o - e) ** 2 / e).sum())
     return statistic, dof, float(stats.chi2.sf(statistic, dof))
+
+
+def group_moments(keys, columns: dict, key: str = "key") -> pl.DataFrame:
+    """Per distinct key: ``n`` and, for each named value array, ``{name}_sum``, ``{name}`` (the
+    mean) and ``{name}_std`` (sample standard deviation; NaN when n = 1).
+
+    The same figures as a polars ``group_by(...).agg(sum, mean, std)``, computed with
+    ``np.bincount`` (one pass per column, no hashing), which is several times faster on tens of
+    millions of rows with small integer keys.  Keys outside 0 … 2**20 go through ``np.unique``."""
+    keys = np.asarray(keys).astype(np.int64)
+    if keys.size and keys.min() >= 0 and keys.max() < 1 << 20:
+        index, size = keys, int(keys.max()) + 1
+        values = np.arange(size)
+    else:
+        values, index = np.unique(keys, return_inverse=True)
+        size = values.size
+    n = np.bincount(index, minlength=size)
+    out = {key: values, "n": n}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for name, v in columns.items():
+            v = np.asarray(v, dtype=float)
+            s1 = np.bincount(index, v, minlength=size)
+            s2 = np.bincount(index, v * v, minlength=size)
+            mean = s1 / n
+            var = np.maximum(s2 - s1 * mean, 0) / (n - 1)
+            out[f"{name}_sum"] = s1
+            out[name] = mean
+            out[f"{name}_std"] = np.where(n > 1, np.sqrt(var), np.nan)
+    return pl.DataFrame(out).filter(pl.col("n") > 0)

@@ -343,3 +343,276 @@ def test_analysis_is_reproducible(runs, tmp_path):
     run_analysis("euchre-makers", folder, tmp_path / "b")
     assert (tmp_path / "a" / "euchre_makers.csv").read_text() == (tmp_path / "b" / "euchre_makers.csv").read_text()
     assert not math.isnan(_csv(tmp_path / "a", "euchre_makers")["rate"].sum())
+
+
+# ---------------------------------------------------------------- what-if analyses (Trump Friend, Gin)
+# Small real what-if runs; each analysis's polars tables are checked against a plain-Python
+# oracle that walks the rows one by one.
+
+TF_TRUMPS = ("clubs", "diamonds", "hearts", "spades", "notrump")
+TF_STRENGTH = {0: 12, 1: 13, **{r: r - 1 for r in range(2, 13)}}  # TF-3 rank order, public ranks
+
+
+@pytest.fixture(scope="module")
+def whatif_runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("whatif")
+    made = {
+        "tf-trump": simcore.simulate("trump-friend", 400, seed=31, what_if="trump", out=tmp / "tf-trump",
+                                     rules={"first_declarer": "random"}),
+        "tf-friend": simcore.simulate("trump-friend", 600, seed=32, what_if="friend", out=tmp / "tf-friend",
+                                      rules={"first_declarer": "random"}),
+    }
+    for knock in ("limit", "gin_only"):
+        made[f"gin/{knock}"] = simcore.simulate("gin-rummy", 600, seed=33, what_if="knock",
+                                                policy=[f"knock={knock}"], out=tmp / "gin" / knock)
+    return tmp, made
+
+
+def _py_declarer(row):
+    """Oracle: the declarer's suits as lists of public ranks, and the features the analyses use."""
+    hand = row[f"hand{row['declarer']}"]
+    suits = [[r for r in range(13) if hand >> (13 * s + r) & 1] for s in range(4)]
+    lengths = [len(x) for x in suits]
+    highs = [sum(r in (0, 1, 11, 12) for r in x) for x in suits]  # 2, 3, K, A
+    keys = [1000 * len(x) + sum(TF_STRENGTH[r] for r in x) for x in suits]
+    longest = keys.index(max(keys))  # ties: the lower suit, as the `longest` policy
+    points = sum(2 if r == 12 else 1 if r in (9, 10, 11) else 0 for x in suits for r in x)
+    return {"lengths": lengths, "highs": highs, "longest": longest, "points": points,
+            "pattern": "-".join(map(str, sorted(lengths, reverse=True))),
+            "delta": row[f"delta{row['declarer']}"]}
+
+
+def test_trump_call_what_if_tables_match_a_python_oracle(whatif_runs, tmp_path):
+    tmp, _ = whatif_runs
+    paths = run_analysis("trump-call", tmp / "tf-trump", tmp_path)
+    _written(paths, tmp_path, "trump_call.png", "trump_call.csv", "trump_call_by_length.csv",
+             "trump_call_notrump.csv", "trump_call_best.csv", "trump_call.md")
+    rows = pl.read_parquet(tmp / "tf-trump" / "hands").to_dicts()
+    assert len(rows) == 5 * 400
+    by_call, cells, nt_diff, best = {}, {}, {}, {}
+    deals = {}
+    for row in rows:
+        f = _py_declarer(row)
+        t = row["trump"]
+        assert TF_TRUMPS[t] == row["option"]  # TF-5.1: the forced call is the call played
+        by_call.setdefault(t, []).append((row["declarer_won"], f["delta"]))
+        if t == 4:
+            key = ("no trump (longest suit)", max(f["lengths"]), f["highs"][f["longest"]])
+        else:
+            key = ("suit call (called suit)", f["lengths"][t], f["highs"][t])
+        cells.setdefault(key, []).append(row["declarer_won"])
+        deals.setdefault(row["deal"], []).append((t, row, f))
+    for calls in deals.values():
+        f = calls[0][2]
+        won = {t: r["declarer_won"] for t, r, _ in calls}
+        delta = {t: g["delta"] for t, _, g in calls}
+        nt_diff.setdefault(max(f["lengths"]), []).append((won[4] - won[f["longest"]], delta[4] - delta[f["longest"]]))
+        margin = {t: r["declarer_team_points"] - r["defender_points"] for t, r, _ in calls}
+        top = [t for t in margin if margin[t] == max(margin.values())]
+        share = (sum(t == 4 for t in top) / len(top),
+                 sum(t < 4 and f["lengths"][t] == max(f["lengths"]) for t in top) / len(top))
+        best.setdefault(f["pattern"], []).append(share)
+    t = _csv(tmp_path, "trump_call")
+    for r in t.iter_rows(named=True):
+        v = by_call[r["trump"]]
+        assert r["n"] == len(v) == 400 and r["successes"] == sum(w for w, _ in v)
+        assert r["mean_delta"] == pytest.approx(np.mean([d for _, d in v]))
+    _check_rates(t)
+    _check_means(t, "mean_delta")
+    t = _csv(tmp_path, "trump_call_by_length")
+    detail = t.filter(pl.col("high").is_not_null())
+    assert {(r["kind"], r["length"], r["high"]): (r["n"], r["successes"]) for r in detail.iter_rows(named=True)} == \
+        {k: (len(v), sum(v)) for k, v in cells.items()}
+    assert t.filter(pl.col("high").is_null())["n"].sum() == 2000  # every row once more, over all high cards
+    t = _csv(tmp_path, "trump_call_notrump")
+    for r in t.filter(pl.col("longest_length").is_not_null()).iter_rows(named=True):
+        v = nt_diff[r["longest_length"]]
+        assert r["n"] == len(v)
+        assert r["win_change"] == pytest.approx(np.mean([w for w, _ in v]))
+        assert r["delta_change"] == pytest.approx(np.mean([d for _, d in v]))
+    overall = t.filter(pl.col("longest_length").is_null()).row(0, named=True)
+    assert overall["n"] == 400
+    _check_means(t, "win_change")
+    t = _csv(tmp_path, "trump_call_best")
+    for r in t.iter_rows(named=True):
+        v = best[r["pattern"]]
+        assert r["n"] == len(v)
+        assert r["best_notrump"] == pytest.approx(np.mean([a for a, _ in v]))
+        assert r["best_longest"] == pytest.approx(np.mean([b for _, b in v]))
+        assert r["best_notrump"] + r["best_longest"] + r["best_other"] == pytest.approx(1)
+    text = (tmp_path / "trump_call.md").read_text()
+    assert "what-if trump" in text and "400 deals" in text
+
+
+def test_trump_call_falls_back_to_observational_and_refuses_other_what_ifs(runs, whatif_runs, tmp_path):
+    folder, n = runs["tf"]
+    paths = run_analysis("trump-call", folder, tmp_path / "obs")
+    assert not any(p.name == "trump_call_notrump.csv" for p in paths)
+    assert "observational" in (tmp_path / "obs" / "trump_call.md").read_text()
+    with pytest.raises(SimcoreError, match="--what-if friend"):
+        run_analysis("trump-call", whatif_runs[0] / "tf-friend", tmp_path / "bad")
+
+
+def test_friend_call_paired_tables_match_a_python_oracle(whatif_runs, runs, tmp_path):
+    tmp, _ = whatif_runs
+    paths = run_analysis("friend-call", tmp / "tf-friend", tmp_path)
+    _written(paths, tmp_path, "friend_call.png", "friend_call.csv", "friend_call_paired.csv", "friend_call.md")
+    rows = pl.read_parquet(tmp / "tf-friend" / "hands").to_dicts()
+    deals = {}
+    for row in rows:
+        f = _py_declarer(row)
+        others = sum(row[f"delta{s}"] for s in range(5)) - f["delta"]
+        suit = f["longest"] if row["trump"] == 4 else row["trump"]
+        deals.setdefault(row["deal"], {})[row["option"]] = (
+            row["declarer_won"], f["delta"], f["delta"] - others / 4, f["points"], f["highs"][suit], f["lengths"][suit])
+        if row["option"] == "none":
+            assert row["friend_card"] == -1  # TF-5.3
+    assert len(deals) == 600 and all(set(d) == {"highest", "none"} for d in deals.values())
+    diffs = {}
+    for d in deals.values():
+        change = tuple(d["none"][i] - d["highest"][i] for i in range(3))
+        for feature, i in (("points", 3), ("top_trumps", 4), ("trump_length", 5)):
+            assert d["none"][i] == d["highest"][i]  # the same cards and trump in both rows
+            diffs.setdefault((feature, d["none"][i]), []).append(change)
+        diffs.setdefault(("all", None), []).append(change)
+    t = _csv(tmp_path, "friend_call_paired")
+    assert t.height == len(diffs)
+    for r in t.iter_rows(named=True):
+        v = np.array(diffs[(r["feature"], r["value"])], dtype=float)
+        assert r["n"] == len(v)
+        for i, col in enumerate(("win_change", "delta_change", "relative_change")):
+            assert r[col] == pytest.approx(v[:, i].mean())
+    for col in ("win_change", "delta_change", "relative_change"):
+        _check_means(t, col)
+    t = _csv(tmp_path, "friend_call")
+    assert (t.group_by("feature", "option").agg(pl.col("n").sum())["n"] == 600).all()
+    _check_rates(t)
+    assert "what-if friend" in (tmp_path / "friend_call.md").read_text()
+    with pytest.raises(SimcoreError, match="needs a --what-if friend run"):
+        run_analysis("friend-call", runs["tf"][0], tmp_path / "bad")
+
+
+def _exact_game_win(pool_x, pool_y, target):
+    """Oracle: X's exact chance to win a game to ``target`` from per-hand outcome pools (each
+    value equally likely; 0 = void, the same dealer again), by recursion over (scores, dealer)."""
+    from functools import lru_cache
+
+    def outcomes(pool, x_is_nondealer):
+        gains = [v if x_is_nondealer else -v for v in pool]
+        void = gains.count(0) / len(gains)
+        return [(g, 1 / len(gains)) for g in gains if g != 0], void
+
+    @lru_cache(maxsize=None)
+    def p(tx, ty, x_deals):
+        if tx >= target:
+            return 1.0
+        if ty >= target:
+            return 0.0
+        moves, void = outcomes(pool_y if x_deals else pool_x, not x_deals)
+        total = sum(w * p(tx + max(g, 0), ty + max(-g, 0), not x_deals) for g, w in moves)
+        return total / (1 - void)  # a void hand is dealt again by the same dealer
+
+    return 0.5 * p(0, 0, True) + 0.5 * p(0, 0, False)
+
+
+def test_games_assembled_from_hands_match_the_exact_recursion():
+    from analyses.gin_knock import play_games
+
+    rng = np.random.default_rng(5)
+    for pool_x, pool_y in [([30, -20, 0, 50], [40, -30, 0, -10]), ([100, -100], [100, -100]),
+                           ([60], [-10]), ([20, 20, -40, 0, 0], [10, -60, 30])]:
+        exact = _exact_game_win(tuple(pool_x), tuple(pool_y), 100)
+        est = play_games(np.array(pool_x, float), np.array(pool_y, float), 100, 20_000, rng)
+        assert est == pytest.approx(exact, abs=5 * math.sqrt(max(exact * (1 - exact), 1e-9) / 20_000) + 1e-12)
+    with pytest.raises(SimcoreError, match="void"):
+        play_games(np.zeros(3), np.zeros(3), 100, 10, rng)
+
+
+def test_gin_knock_what_if_tables_match_a_python_oracle(whatif_runs, runs, tmp_path):
+    tmp, _ = whatif_runs
+    paths = run_analysis("gin-knock", tmp / "gin", tmp_path)
+    _written(paths, tmp_path, "gin_knock.png", "gin_knock_whatif.csv", "gin_knock_matrix.csv", "gin_knock.md")
+    t = _csv(tmp_path, "gin_knock_whatif")
+    assert t["dealer_strategy"].to_list() == ["now"] * 5 + ["gin"] * 5
+    nets = {}
+    for knock, strategy in (("limit", "now"), ("gin_only", "gin")):
+        rows = pl.read_parquet(tmp / "gin" / knock / "hands").to_dicts()
+        per_option = {}
+        for row in rows:
+            nd = 1 - row["dealer"]
+            net = row["points"] if row["winner"] == nd else -row["points"] if row["winner"] == row["dealer"] else 0
+            undercut = row["end"] == 1 and row["knocker"] == row["dealer"] and row["winner"] == nd
+            per_option.setdefault(row["option"], []).append((row["deal"], net, undercut, row["end"] == 0))
+        now = {d: n for d, n, _, _ in per_option["now"]}
+        for option, v in per_option.items():
+            r = t.filter((pl.col("dealer_strategy") == strategy) & (pl.col("option") == option)).row(0, named=True)
+            assert r["n"] == len(v) == 600
+            assert r["points"] == pytest.approx(np.mean([n for _, n, _, _ in v]))
+            assert r["change"] == pytest.approx(np.mean([n - now[d] for d, n, _, _ in v]))
+            assert r["dealer_undercut"] == sum(u for _, _, u, _ in v)
+            assert r["voids"] == sum(x for _, _, _, x in v)
+            nets[(option, strategy)] = {d: n for d, n, _, _ in v}
+        assert t.filter((pl.col("dealer_strategy") == strategy) & (pl.col("option") == "now"))["change"][0] == 0
+    for prefix in ("nd_win_rate", "dealer_undercut_rate", "nd_undercut_rate", "nd_gin_rate", "void_rate"):
+        _check_rates(t, prefix)
+    _check_means(t, "change")
+    m = _csv(tmp_path, "gin_knock_matrix")
+    assert sorted(zip(m["x"], m["y"])) == [("gin", "now"), ("now", "gin")]
+    g = m.filter(pl.col("x") == "gin").row(0, named=True)
+    adv = [0.5 * (nets[("gin", "now")][d] - nets[("now", "gin")][d]) for d in nets[("gin", "now")]]
+    assert g["advantage"] == pytest.approx(np.mean(adv)) and g["n_paired"] == 600
+    r = m.filter(pl.col("x") == "now").row(0, named=True)
+    assert r["advantage"] == pytest.approx(-g["advantage"]) and r["game_win"] == pytest.approx(1 - g["game_win"])
+    assert 0 <= g["game_win_low"] <= g["game_win"] <= g["game_win_high"] <= 1
+    assert "what-if knock" in (tmp_path / "gin_knock.md").read_text()
+    # a what-if run and an ordinary run in one folder: one clear error
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    shutil.copytree(tmp / "gin" / "limit", mixed / "a")
+    shutil.copytree(runs["gin"][0], mixed / "b")
+    with pytest.raises(SimcoreError, match="mixes what-if and ordinary runs"):
+        run_analysis("gin-knock", mixed, tmp_path / "bad")
+
+
+def test_make_results_batches_feed_every_job_without_user_policies():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "make_results.py"
+    spec = importlib.util.spec_from_file_location("make_results", path)
+    mr = importlib.util.module_from_spec(spec)
+    sys.modules["make_results"] = mr  # dataclasses look their module up while the module runs
+    try:
+        spec.loader.exec_module(mr)
+    finally:
+        del sys.modules["make_results"]
+    folders = {str(mr.DATA / b.folder) for b in mr.BATCHES}
+    for job in mr.JOBS:
+        assert job.analysis in ANALYSES
+        assert any(f == job.data or f.startswith(job.data + "/") for f in folders), job
+    for b in mr.BATCHES:  # plain command lines: built-in policies, cached kernels
+        assert b.command()[:3] == ["simcore", "simulate", b.game] and "--resume" in b.command()
+    knocks = sorted(b.args[b.args.index("--policy") + 1] for b in mr.BATCHES if b.folder.startswith("gin-knock-whatif/"))
+    assert knocks == sorted(f"knock={k}" for k in mr.GIN_DEALER_KNOCKS)
+
+
+def test_trump_call_per_deal_paths_agree_and_shuffled_rows_fall_back(whatif_runs):
+    """The numpy reshape (deal-major rows) and the polars group_by (any row order) give the same
+    per-deal figures; shuffled rows take the group_by."""
+    from analyses import trump_call as tc
+    from simcore.batch import load
+
+    rows = tc.collect_rows(load(whatif_runs[0] / "tf-trump"))
+    fast = tc._per_deal_numpy(rows, rows.height // 5)
+    shuffled = rows.sample(fraction=1.0, shuffle=True, seed=3)
+    slow = tc.per_deal(shuffled)  # not deal-major any more: the group_by path
+    cols = ["longest_length", "shape", "win_change", "delta_change", "best_notrump", "best_longest", "best_other"]
+    a = fast.select(cols).sort(cols)
+    b = slow.select(cols).sort(cols)
+    assert a.height == b.height == 400
+    for c in cols:
+        assert np.allclose(a[c].to_numpy().astype(float), b[c].to_numpy().astype(float)), c
+    t_fast, t_slow = tc.paired_tables(rows)[0], tc.paired_tables(shuffled)[0]
+    assert t_fast["n"].to_list() == t_slow["n"].to_list()
+    assert np.allclose(t_fast["win_change"].to_numpy(), t_slow["win_change"].to_numpy())
