@@ -1,34 +1,140 @@
-"""Benchmarks: hands/s per game and policy, beside a bare kernel and OpenSpiel, on this machine.
+"""Benchmarks: hands/s per game and policy, beside a bare kernel and the peer libraries, on this machine.
 
-    .venv/bin/python scripts/bench.py                  # full run (a few minutes)
+    .venv/bin/python scripts/bench.py                  # full run (cold starts and cluster runs are the longest)
     .venv/bin/python scripts/bench.py --quick          # smaller samples
+    .venv/bin/python scripts/bench.py --only gin-rummy --skip cold,e2e
     .venv/bin/python scripts/bench.py --markdown docs/performance-latest.md
 
 Prints a Markdown table.  Every figure is measured in this run; nothing is copied from docs.
 Rates are the best of ``--repeats`` timed calls after a warm-up call (which also loads or
-compiles the Numba cache), so they describe steady-state throughput.
+compiles the Numba cache), so they describe steady-state throughput.  Steps (``--skip``):
+
+    bare      the bare Trump Friend kernel: deal + random legal plays, nothing recorded
+    engine    each game's ``run_hands`` (kernel + polars frame) per policy, 1 and 2 threads
+    peers     OpenSpiel ``evaluate_bots`` (spades, euchre, gin_rummy) and RLCard gin-rummy
+    e2e       ``simcore simulate`` as a subprocess, Parquet included
+    warm      a 1,000-hand ``simcore simulate`` with the Numba cache filled
+    cold      the same with an empty Numba cache (``NUMBA_CACHE_DIR`` = a new temp dir)
+    deadwood  one Gin minimum-deadwood call
+    memory    peak RSS of ``simcore simulate trump-friend`` at 1M and 10M hands
+    cluster   ``--cluster local:1`` against ``--cluster local:2`` on one long run
+
+``bare``, ``memory`` and ``cluster`` run when ``trump-friend`` is among the ``--only`` games.
+Games with table-size variants (Dummy: ``players`` = 2, 3, 4) get one set of rows per size.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numba as nb
 import numpy as np
 
 from simcore import games
 from simcore.cards import bit, nth_bit, popcount
-from simcore.rng import shuffle, below, stream_key
+from simcore.errors import SimcoreError
+from simcore.rng import below, shuffle, stream_key
 from simcore.tricks import follow_mask, trick_winner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMCORE = [sys.executable, "-m", "simcore"]
+STEPS = ("bare", "engine", "peers", "e2e", "warm", "cold", "deadwood", "memory", "cluster")
+# Every game simcore ships or is about to ship, in README order; unregistered ones are skipped.
+EXPECTED_GAMES = ("trump-friend", "euchre", "dummy", "spades", "gin-rummy")
+# Games played at several table sizes: the rules option and its values.
+VARIANTS = {"dummy": ("players", (2, 3, 4))}
+OPENSPIEL = {"spades": "spades", "euchre": "euchre", "gin-rummy": "gin_rummy"}
+
+
+# ---------------------------------------------------------------- the table
+
+
+class Table:
+    """The Markdown table, printed row by row as it is measured."""
+
+    HEADER = ["| game | what | threads | result | ratio |", "| --- | --- | --- | --- | --- |"]
+
+    def __init__(self, intro: str, out=sys.stdout):
+        self.lines = [intro, ""] + self.HEADER
+        self.out = out
+        self.notes: list[str] = []
+        print("\n".join(self.lines), file=out, flush=True)
+
+    def row(self, game, what, threads, result, ratio=""):
+        self.lines.append(f"| {game} | {what} | {threads} | {result} | {ratio} |")
+        print(self.lines[-1], file=self.out, flush=True)
+
+    def not_measured(self, game, what, reason):
+        self.row(game, what, "", f"not measured: {reason}")
+
+    def note(self, text):
+        self.notes.append(text)
+        print("\n" + text, file=self.out, flush=True)
+
+    def markdown(self) -> str:
+        return "\n".join(self.lines + [""] + self.notes) + "\n" if self.notes else "\n".join(self.lines) + "\n"
+
+
+def rate(x: float) -> str:
+    return f"{x:,.0f} hands/s"
+
+
+# ---------------------------------------------------------------- games and their variants
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    """One game at one table size: its label, rules options, and the CLI's --rules words."""
+
+    game: object
+    label: str
+    options: dict
+    first: bool = True  # the game's first table size (the cold start is measured once per game)
+
+    @property
+    def cli_rules(self) -> list[str]:
+        return ["--rules", *(f"{k}={v}" for k, v in self.options.items())] if self.options else []
+
+
+def candidate_games(only=None) -> list[str]:
+    names = list(EXPECTED_GAMES) + [n for n in games.NAMES if n not in EXPECTED_GAMES]
+    if only:
+        wanted = [game_key(n) for n in only]
+        unknown = [n for n in wanted if n not in names]
+        if unknown:
+            raise SimcoreError(f"--only: unknown game(s) {', '.join(unknown)}; known: {', '.join(names)}")
+        names = [n for n in names if n in wanted]
+    return names
+
+
+def game_key(name: str) -> str:
+    return name.strip().lower().replace("_", "-")
+
+
+def setups(name: str):
+    """The game's table sizes as Setups, or a string saying why the game is not available."""
+    try:
+        game = games.get(name)
+    except SimcoreError as e:  # not registered in this version
+        return str(e)
+    if name not in VARIANTS:
+        return [Setup(game, name, {})]
+    option, values = VARIANTS[name]
+    known = {f.name for f in dataclasses.fields(game.rules_cls)}
+    if option not in known:
+        return [Setup(game, f"{name} (default rules; it has no `{option}` option)", {})]
+    return [Setup(game, f"{name} ({v} {option})", {option: v}, i == 0) for i, v in enumerate(values)]
+
+
+# ---------------------------------------------------------------- in-process kernels
 
 
 @nb.njit(parallel=True, cache=True)
@@ -70,8 +176,15 @@ def bare_trump_friend(seed, n, n_blocks):
     return total.sum()
 
 
-def best_rate(fn, n, repeats):
+def best_rate(fn, n, repeats, seconds=None):
+    """Best hands/s of ``repeats`` calls ``fn(n)`` after a warm-up call.  With ``seconds``, a
+    slow engine gets fewer hands per call: as many as it plays in about that time (measured
+    on a 20,000-hand call), but never fewer than 20,000 nor more than ``n``."""
     fn(min(n, 1000))  # warm-up: loads or compiles the kernels
+    if seconds is not None and n > 20_000:
+        t = time.perf_counter()
+        fn(20_000)
+        n = max(20_000, min(n, int(20_000 / (time.perf_counter() - t) * seconds)))
     best = 0.0
     for _ in range(repeats):
         t = time.perf_counter()
@@ -80,52 +193,16 @@ def best_rate(fn, n, repeats):
     return best
 
 
-def engine_rate(game, policy, threads, n, repeats):
+def engine_rate(game, policy, threads, n, repeats, options=None, seconds=None):
     nb.set_num_threads(threads)
-    rules = game.rules_cls()
+    rules = game.rules_cls(**(options or {}))
     choice = game.policies_from_specs([policy])
-    return best_rate(lambda k: game.run_hands(1, 0, k, rules, choice, False), n, repeats)
+    return best_rate(lambda k: game.run_hands(1, 0, k, rules, choice, False), n, repeats, seconds)
 
 
 def bare_rate(threads, n, repeats):
     nb.set_num_threads(threads)
     return best_rate(lambda k: bare_trump_friend(np.uint64(1), k, 16 * threads), n, repeats)
-
-
-def cli_seconds(args):
-    t = time.perf_counter()
-    subprocess.run(SIMCORE + args, check=True, cwd=ROOT)
-    return time.perf_counter() - t
-
-
-def end_to_end(game, policy, deals, threads):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run")
-        seconds = cli_seconds(["simulate", game, "--deals", str(deals), "--threads", str(threads),
-                               "--policy", policy, "--quiet", "--out", out])
-    return deals / seconds, seconds
-
-
-def warm_start(game):
-    with tempfile.TemporaryDirectory() as tmp:
-        cli_seconds(["simulate", game, "--deals", "1000", "--quiet", "--out", os.path.join(tmp, "a")])
-        return cli_seconds(["simulate", game, "--deals", "1000", "--quiet", "--out", os.path.join(tmp, "b")])
-
-
-def openspiel_rate(name, seconds):
-    """Whole hands/s of OpenSpiel's C++ game through pyspiel.evaluate_bots with uniform random
-    bots, one process (its fastest path without writing C++)."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game(name)
-    bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(game.num_players())]
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        pyspiel.evaluate_bots(game.new_initial_state(), bots, n)
-        n += 1
-    return n / (time.perf_counter() - start)
 
 
 @nb.njit(cache=True)
@@ -156,73 +233,357 @@ def min_deadwood_ns(n=1_000_000):
     return (time.perf_counter() - t) / n * 1e9
 
 
-def main(argv=None):
+# ---------------------------------------------------------------- peers
+
+
+def openspiel_rate(name, seconds):
+    """Whole hands/s of OpenSpiel's C++ game through pyspiel.evaluate_bots with uniform random
+    bots, one process (its fastest path without writing C++); None if OpenSpiel is missing."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+    bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(game.num_players())]
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, n)
+        n += 1
+    return n / (time.perf_counter() - start)
+
+
+def rlcard_rate(seconds, seed=1):
+    """Whole hands/s of RLCard's gin-rummy with RandomAgents through ``env.run`` (its normal
+    fast path; one hand per call), one process; None if RLCard is missing."""
+    try:
+        import rlcard
+        from rlcard.agents import RandomAgent
+    except ImportError:
+        return None
+    env = rlcard.make("gin-rummy", config={"seed": seed})
+    env.set_agents([RandomAgent(num_actions=env.num_actions) for _ in range(env.num_players)])
+    env.run(is_training=False)  # warm-up
+    n, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.run(is_training=False)
+        n += 1
+    return n / (time.perf_counter() - start)
+
+
+# ---------------------------------------------------------------- subprocesses
+
+
+@dataclasses.dataclass(frozen=True)
+class Measured:
+    seconds: float  # wall
+    peak_rss: int  # bytes
+    cpu_seconds: float  # user + system, the child and every descendant it waited for
+
+
+# Measures one command for run_measured.  The command is started from this small process, not
+# from the benchmark: a child's ru_maxrss starts at the RSS of the process that forked it (Linux
+# copies the high-water mark at fork, and vfork/posix_spawn share the parent's), so spawning
+# from a 300 MB benchmark process would report at least 300 MB for any command.
+_LAUNCHER = """
+import os, sys
+pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}")
+"""
+
+
+def run_measured(args, env=None, command=SIMCORE) -> Measured:
+    """Run ``simcore ARGS`` (or ``command + args``; ``command[0]`` an absolute path) to the end
+    and measure it: wall time, and from ``os.wait4`` on that very process its peak RSS (Linux
+    ``ru_maxrss``: the largest resident set of the process or of any descendant it waited
+    for; unlike ``RUSAGE_CHILDREN`` deltas, a maximum that earlier runs cannot hide) and its
+    CPU time (with the descendants it waited for, e.g. Dask workers)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp, "rusage")
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", _LAUNCHER, str(report), *command, *args],
+                       cwd=ROOT, env=env, check=True)
+        seconds = time.perf_counter() - t
+        code, maxrss_kib, cpu = report.read_text().split()
+    if int(code) != 0:
+        raise subprocess.CalledProcessError(int(code), command + args)
+    return Measured(seconds, int(maxrss_kib) * 1024, float(cpu))
+
+
+def cli_seconds(args, env=None) -> float:
+    return run_measured(args, env).seconds
+
+
+def simulate_args(setup: Setup, deals, out, *extra) -> list[str]:
+    return ["simulate", setup.game.name, "--deals", str(deals), *setup.cli_rules, "--quiet",
+            "--out", str(out), *extra]
+
+
+def end_to_end(setup: Setup, policy, deals, threads):
+    with tempfile.TemporaryDirectory() as tmp:
+        seconds = cli_seconds(simulate_args(setup, deals, Path(tmp, "run"),
+                                            "--threads", str(threads), "--policy", policy))
+    return deals / seconds, seconds
+
+
+_filled: set[str] = set()
+
+
+def fill_cache(setup: Setup, deals=1000):
+    """One small run (once per game and table size), so the timed runs after it load compiled
+    kernels instead of compiling them (any change to a game's source makes Numba recompile)."""
+    if setup.label not in _filled:
+        with tempfile.TemporaryDirectory() as tmp:
+            cli_seconds(simulate_args(setup, deals, Path(tmp, "run")))
+        _filled.add(setup.label)
+
+
+def warm_start(setup: Setup, deals=1000):
+    fill_cache(setup)
+    with tempfile.TemporaryDirectory() as tmp:
+        return cli_seconds(simulate_args(setup, deals, Path(tmp, "run")))
+
+
+def cold_start(setup: Setup, deals=1000):
+    """Seconds of a run that compiles every kernel: Numba's cache is pointed at an empty
+    folder.  Checked: the run must leave its index files there, or the cache was not moved."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp, "numba-cache")
+        cache.mkdir()
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+        seconds = cli_seconds(simulate_args(setup, deals, Path(tmp, "run")), env)
+        if not any(cache.rglob("*.nbi")):
+            raise RuntimeError("NUMBA_CACHE_DIR was not honoured: no cache index written there")
+        return seconds
+
+
+def peak_memory(deals, threads, policy="random") -> Measured:
+    """``simcore simulate trump-friend --deals N`` to a temp dir, measured."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return run_measured(["simulate", "trump-friend", "--deals", str(deals), "--threads",
+                             str(threads), "--policy", policy, "--quiet", "--out", str(Path(tmp, "run"))])
+
+
+def cluster_run(workers, deals, policy="random"):
+    """A ``--cluster local:N`` run: (Measured, steady hands/s).
+
+    The steady rate leaves out the cluster's start-up and the first part of each worker: the
+    hands in the parts that landed after the first ``workers`` parts, over the time between
+    that landing and the last (the parts' modification times).  The CPU time includes the
+    worker processes (the command waits for them)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp, "run")
+        measured = run_measured(["simulate", "trump-friend", "--deals", str(deals), "--policy", policy,
+                                 "--cluster", f"local:{workers}", "--quiet", "--out", str(out)])
+        steady = steady_rate(out / "hands", workers)
+    return measured, steady
+
+
+def steady_rate(folder: Path, skip: int):
+    import polars as pl
+
+    parts = sorted((p.stat().st_mtime, p) for p in folder.glob("part-*.parquet"))
+    if len(parts) <= skip:
+        return None
+    rows = sum(pl.scan_parquet(p).select(pl.len()).collect().item() for _, p in parts[skip:])
+    span = parts[-1][0] - parts[skip - 1][0]
+    return rows / span if span > 0 else None
+
+
+# ---------------------------------------------------------------- the steps
+
+
+@dataclasses.dataclass
+class Sizes:
+    engine: int
+    engine_seconds: float | None
+    e2e: int
+    peer_seconds: float
+    memory: tuple[int, int]
+    cluster: int
+    start: int = 1000
+    e2e_seconds: float | None = None
+
+
+def bare_step(table, sizes, threads, repeats):
+    bare = {}
+    for t in threads:
+        bare[t] = bare_rate(t, sizes.engine, repeats)
+        table.row("trump-friend", "bare kernel (deal + random legal plays, no recording)", t, rate(bare[t]),
+                  f"{bare[t] / bare[1]:.2f}x of 1 thread" if t > 1 else "")
+    return bare
+
+
+def game_steps(table, setup, steps, sizes, threads, repeats, bare, policies=None):
+    game, label = setup.game, setup.label
+    policies = [p for p in game.play_policies if not policies or p in policies]
+    peers = {}
+    if "peers" in steps and game.name in OPENSPIEL:
+        peers["OpenSpiel"] = openspiel_rate(OPENSPIEL[game.name], sizes.peer_seconds)
+    if "peers" in steps and game.name == "gin-rummy":
+        peers["RLCard"] = rlcard_rate(sizes.peer_seconds)
+    rates = {}
+    if "engine" in steps:
+        for policy in policies:
+            for t in threads:
+                rates[policy, t] = r = engine_rate(game, policy, t, sizes.engine, repeats, setup.options,
+                                                   sizes.engine_seconds)
+                notes = []
+                if game.name == "trump-friend" and t in bare:
+                    notes.append(f"{r / bare[t]:.0%} of bare")
+                if t > 1:
+                    notes.append(f"{r / rates[policy, 1]:.2f}x of 1 thread")
+                if policy == "random":
+                    notes += [f"{r / p:.1f}x {peer}" for peer, p in peers.items() if p]
+                elif ("random", t) in rates:
+                    notes.append(f"{r / rates['random', t]:.0%} of random")
+                table.row(label, f"engine, `{policy}` (kernel + polars frame)", t, rate(r), "; ".join(notes))
+    for peer, p in peers.items():
+        what = ("OpenSpiel `evaluate_bots`, uniform random bots" if peer == "OpenSpiel"
+                else "RLCard `env.run(is_training=False)`, `RandomAgent`s")
+        if p:
+            table.row(label, what, 1, rate(p))
+        else:
+            table.not_measured(label, what, f"{'open_spiel' if peer == 'OpenSpiel' else 'rlcard'} is not installed")
+    if "e2e" in steps:
+        fill_cache(setup)
+        for policy in policies:
+            deals = e2e_deals(sizes, rates.get((policy, threads[-1])) if "engine" in steps else None)
+            r, seconds = end_to_end(setup, policy, deals, threads[-1])
+            table.row(label, f"`simcore simulate` end to end, `{policy}`, Parquet included "
+                      f"({deals:,} hands, {seconds:.1f} s)", threads[-1], rate(r))
+    start = f"`simcore simulate {game.name} --deals {sizes.start}{' ' if setup.options else ''}{' '.join(setup.cli_rules)}`"
+    if "warm" in steps:
+        table.row(label, f"warm start: {start}", "all", f"{warm_start(setup, sizes.start):.2f} s wall")
+    if "cold" in steps and setup.first:
+        table.row(label, f"cold start (empty Numba cache): {start}", "all",
+                  f"{cold_start(setup, sizes.start):.2f} s wall")
+    if "deadwood" in steps and game.name == "gin-rummy":
+        nb.set_num_threads(1)
+        table.row("gin-rummy", "one minimum-deadwood call (10 random cards)", 1, f"{min_deadwood_ns():.0f} ns per call")
+
+
+def e2e_deals(sizes, engine_rate=None) -> int:
+    """``sizes.e2e`` hands, or for a slow engine about ``sizes.e2e_seconds`` worth at its
+    measured engine rate (two significant digits, at least 100,000 unless ``sizes.e2e`` is less)."""
+    if engine_rate is None or sizes.e2e_seconds is None:
+        return sizes.e2e
+    return min(sizes.e2e, max(100_000, int(float(f"{engine_rate * sizes.e2e_seconds:.2g}"))))
+
+
+def memory_step(table, sizes, threads):
+    small, large = sizes.memory
+    peaks = {}
+    fill_cache(Setup(games.get("trump-friend"), "trump-friend", {}))
+    for deals in (small, large):
+        run = peak_memory(deals, threads)
+        peaks[deals] = run.peak_rss
+        table.row("trump-friend", f"peak RSS of `simcore simulate trump-friend --deals {deals} --policy random "
+                  f"--threads {threads}` ({run.seconds:.1f} s)", threads, f"{run.peak_rss / 1e6:,.0f} MB",
+                  f"{peaks[large] / peaks[small]:.2f}x of {small:,} hands" if deals == large else "")
+    return peaks
+
+
+def cluster_step(table, sizes):
+    runs, steadies = {}, {}
+    fill_cache(Setup(games.get("trump-friend"), "trump-friend", {}))
+    for workers in (1, 2):
+        runs[workers], steadies[workers] = run, steady = cluster_run(workers, sizes.cluster)
+        notes = []
+        if workers > 1:
+            notes.append(f"{runs[1].seconds / run.seconds:.2f}x of 1 worker (wall)")
+            if steady and steadies[1]:
+                notes.append(f"{steady / steadies[1]:.2f}x (steady)")
+        steady_text = f"; steady {rate(steady)} after start-up" if steady else ""
+        table.row("trump-friend", f"`simcore simulate --cluster local:{workers}`, `random`, "
+                  f"{sizes.cluster:,} hands ({run.seconds:.1f} s wall, start-up included; "
+                  f"{run.cpu_seconds:.1f} CPU s)",
+                  f"{workers} worker{'s' if workers > 1 else ''} x 1", rate(sizes.cluster / run.seconds) + steady_text,
+                  "; ".join(notes))
+    return runs, steadies
+
+
+def parse_list(text, kind=str):
+    return [kind(x.strip().replace("_", "")) for x in text.split(",") if x.strip()] if text else []
+
+
+def build_parser():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller samples (noisier)")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--markdown", help="also write the table to this file")
-    args = parser.parse_args(argv)
-    n = 200_000 if args.quick else 1_000_000
+    parser.add_argument("--only", help="comma-separated games (e.g. gin-rummy,dummy)")
+    parser.add_argument("--skip", default="", help="comma-separated steps: " + ", ".join(STEPS))
+    parser.add_argument("--policies", help="comma-separated play policies to time (default: all)")
+    parser.add_argument("--skip-peers", action="store_true", help="same as --skip peers")
+    parser.add_argument("--deals", type=int, help="hands per engine timing (default 1M; quick 200k)")
+    parser.add_argument("--engine-seconds", type=float,
+                        help="a slow engine gets fewer hands per timing: about this many seconds' "
+                             "worth, at least 20,000 (default 3; quick 1)")
+    parser.add_argument("--e2e-deals", type=int, help="hands per end-to-end run (default 4M; quick 1M)")
+    parser.add_argument("--e2e-seconds", type=float,
+                        help="a slow game's end-to-end run gets fewer hands: about this many seconds' "
+                             "worth at its engine rate, at least 100,000 (default 20; quick 8)")
+    parser.add_argument("--peer-seconds", type=float, help="seconds per peer timing (default 10; quick 5)")
+    parser.add_argument("--memory-deals", default="1000000,10000000", help="the two run sizes compared")
+    parser.add_argument("--cluster-deals", type=int, help="hands of the cluster run (default 16M; quick 4M)")
+    parser.add_argument("--start-deals", type=int, default=1000, help="hands of the warm/cold start runs")
+    return parser
+
+
+def main(argv=None, out=sys.stdout) -> Table:
+    args = build_parser().parse_args(argv)
+    skip = set(parse_list(args.skip)) | ({"peers"} if args.skip_peers else set())
+    if skip - set(STEPS):
+        raise SystemExit(f"--skip: unknown step(s) {', '.join(sorted(skip - set(STEPS)))}; known: {', '.join(STEPS)}")
+    steps = [s for s in STEPS if s not in skip]
+    memory = parse_list(args.memory_deals, int)
+    if len(memory) != 2:
+        raise SystemExit("--memory-deals takes two sizes, e.g. 1000000,10000000")
+    sizes = Sizes(
+        engine=args.deals or (200_000 if args.quick else 1_000_000),
+        engine_seconds=args.engine_seconds or (1.0 if args.quick else 3.0),
+        e2e=args.e2e_deals or (1_000_000 if args.quick else 4_000_000),
+        e2e_seconds=args.e2e_seconds or (8.0 if args.quick else 20.0),
+        peer_seconds=args.peer_seconds or (5 if args.quick else 10),
+        memory=tuple(memory),
+        cluster=args.cluster_deals or (4_000_000 if args.quick else 16_000_000),
+        start=args.start_deals,
+    )
+    try:
+        names = candidate_games(parse_list(args.only))
+    except SimcoreError as e:
+        raise SystemExit(str(e)) from None
+    policies = parse_list(args.policies)
+    known = {p for name in names if not isinstance(found := setups(name), str) for p in found[0].game.play_policies}
+    if set(policies) - known:
+        raise SystemExit(f"--policies: unknown {', '.join(sorted(set(policies) - known))}; known: {', '.join(sorted(known))}")
     threads = [1, 2] if nb.config.NUMBA_NUM_THREADS >= 2 else [1]
-    lines = [
-        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, numba {nb.__version__}.  "
-        f"Command: `python scripts/bench.py{' --quick' if args.quick else ''}`",
-        "",
-        "| game | what | threads | hands/s | ratio |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-
-    def row(game, what, t, rate, ratio=""):
-        lines.append(f"| {game} | {what} | {t} | {rate:,.0f} | {ratio} |")
-        print(lines[-1], flush=True)
-
-    print("\n".join(lines))
-    bare = {}
-    for t in threads:
-        bare[t] = bare_rate(t, n, args.repeats)
-        row("trump-friend", "bare kernel (deal + random legal plays, no recording)", t, bare[t],
-            f"{bare[t] / bare[1]:.2f}x of 1 thread" if t > 1 else "")
-    peers = {"spades": "spades", "euchre": "euchre", "gin-rummy": "gin_rummy"}
-    for name in games.NAMES:
-        try:
-            game = games.get(name)
-        except Exception as e:  # a game not in this version
-            print(f"skipping {name}: {e}", file=sys.stderr)
+    command = " ".join(["python scripts/bench.py", *(argv if argv is not None else sys.argv[1:])])
+    load = os.getloadavg()[0]  # before this run adds its own
+    table = Table(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+                  f"Python {platform.python_version()}, numba {nb.__version__}.  Command: `{command}`.  "
+                  f"Load average before the run: {load:.2f}"
+                  + (" (a busy machine: these are not idle-machine figures)." if load > 0.5 else "."), out)
+    with_tf = "trump-friend" in names
+    bare = bare_step(table, sizes, threads, args.repeats) if with_tf and "bare" in steps else {}
+    for name in names:
+        found = setups(name)
+        if isinstance(found, str):
+            table.not_measured(name, "every step", found)
             continue
-        peer = openspiel_rate(peers[name], 5 if args.quick else 10) if name in peers else None
-        rates = {}
-        for policy in game.play_policies:
-            for t in threads:
-                rates[policy, t] = engine_rate(game, policy, t, n, args.repeats)
-                notes = []
-                if name == "trump-friend":
-                    notes.append(f"{rates[policy, t] / bare[t]:.0%} of bare")
-                if t > 1:
-                    notes.append(f"{rates[policy, t] / rates[policy, 1]:.2f}x of 1 thread")
-                if peer and policy == "random":
-                    notes.append(f"{rates[policy, t] / peer:.1f}x OpenSpiel")
-                if policy != "random":
-                    notes.append(f"{rates[policy, t] / rates['random', t]:.0%} of random")
-                row(name, f"engine, `{policy}` (kernel + polars frame)", t, rates[policy, t], "; ".join(notes))
-        if peer:
-            row(name, "OpenSpiel `evaluate_bots`, uniform random bots", 1, peer)
-        e2e_deals = 1_000_000 if args.quick else 4_000_000
-        for policy in game.play_policies:
-            rate, seconds = end_to_end(name, policy, e2e_deals, threads[-1])
-            row(name, f"`simcore simulate` end to end, `{policy}`, Parquet included ({e2e_deals:,} hands, {seconds:.1f} s)",
-                threads[-1], rate)
-        lines.append(f"| {name} | warm start: `simcore simulate {name} --deals 1000` | all | "
-                     f"{warm_start(name):.2f} s wall | |")
-        print(lines[-1], flush=True)
-        if name == "gin-rummy":
-            nb.set_num_threads(1)
-            lines.append(f"| gin-rummy | one minimum-deadwood call (10 random cards) | 1 | "
-                         f"{min_deadwood_ns():.0f} ns per call | |")
-            print(lines[-1], flush=True)
+        for setup in found:
+            game_steps(table, setup, steps, sizes, threads, args.repeats, bare, policies)
+    if with_tf and "memory" in steps:
+        memory_step(table, sizes, threads[-1])
+    if with_tf and "cluster" in steps:
+        cluster_step(table, sizes)
+    table.note(f"Load average at the end (this run included): {os.getloadavg()[0]:.2f}.")
     if args.markdown:
         with open(args.markdown, "w") as f:
-            f.write("\n".join(lines) + "\n")
+            f.write(table.markdown())
+    return table
 
 
 if __name__ == "__main__":
