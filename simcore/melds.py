@@ -554,3 +554,58 @@ def gin_knock(knocker: int, defender: int):
                                       GIN_PLANES, scratch)
     melds = [_public(m) for m in scratch[row] if m]
     return int(kdw), int(ddw), _public(off), melds
+
+
+# ---------------------------------------------------------------- exact cover (Dummy)
+
+
+@nb.njit(cache=True)
+def can_partition(cards):
+    """True if every card of ``cards`` (sequence order) can be placed in disjoint melds (sets
+    of 3-4, runs of 3+), with nothing left over; True for no cards.  Dummy asks this for a
+    knock (lay down all cards but one) and for a dark knock.
+
+    Depth-first on the lowest card, which must start a run or sit in a set; each step removes
+    at least three cards, so the stack (at most 15 children a level) never passes 17 * 15
+    states.  Takes a scalar and keeps its stack in its own frame: no allocation.
+    """
+    h = np.uint64(cards) & _ALL
+    if h == 0:
+        return True
+    if meldable(h) != h:
+        return False
+    stack = nb.carray(_stack_words(), STACK_SIZE)
+    stack[0] = h
+    top = 1
+    while top > 0:
+        top -= 1
+        rem = stack[top]
+        if rem == 0:
+            return True
+        if meldable(rem) != rem:
+            continue
+        c = lowest_bit(rem)
+        cb = bit(c)
+        run = cb
+        nxt = cb << _ONE
+        length = 1
+        while (nxt & rem) and (c % 13) + length < 13:
+            run |= nxt
+            length += 1
+            if length >= 3:
+                stack[top] = rem & ~run
+                top += 1
+            nxt = nxt << _ONE
+        others = rem & spread_ranks(_ONE << np.uint64(c % 13)) & ~cb
+        n = popcount(others)
+        if n >= 2:
+            if n == 3:
+                o = others
+                while o:
+                    drop = o & (~o + _ONE)
+                    o &= o - _ONE
+                    stack[top] = rem & ~(cb | (others & ~drop))
+                    top += 1
+            stack[top] = rem & ~(cb | others)
+            top += 1
+    return False

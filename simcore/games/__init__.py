@@ -11,6 +11,7 @@ _MODULES = {
     "spades": "simcore.games.spades",
     "euchre": "simcore.games.euchre",
     "gin-rummy": "simcore.games.gin_rummy",
+    "dummy": "simcore.games.dummy",
 }
 
 NAMES = tuple(_MODULES)

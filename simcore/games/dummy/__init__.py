@@ -1,0 +1,165 @@
+"""Dummy (Thai rummy): 2-4 players, pile takes at any depth, opening, lay-offs, knocks, 500.
+
+Rules: docs/rules/dummy.md (DM-1 ... DM-34).  Columns: docs/games/dummy.md.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import polars as pl
+
+from simcore.errors import SimcoreError
+from simcore.games.base import Game, PolicyChoice, frame_from_records
+from simcore.games.dummy import engine, layout
+from simcore.games.dummy.engine import games_kernel, hands_kernel, with_play
+from simcore.games.dummy.policies import PLAY_POLICIES, USER_POLICY, builtin_play
+from simcore.games.dummy.rules import Rules
+
+_hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
+_games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
+_user_kernels: dict[tuple, tuple] = {}
+
+USER_POLICY_DOC = """A Dummy play policy is a jitted function
+    policy(kind, seat, hand, view, acts, n, st) -> int
+returning the index of its choice among the legal actions acts[:n].  kind: 0 acquire (draw -1,
+pass -2, or a take: depth << 52 | meld), 1 play (0 stop, or a meld / lay-off / knock code),
+2 discard (a card id).  See simcore.games.dummy.layout for the codes and the view's fields."""
+
+
+def _kernels(choice: PolicyChoice):
+    """The cached built-in kernels, or kernels compiled for this run's user policy."""
+    if not choice.user:
+        return _hands_kernel, _games_kernel
+    key = tuple(sorted((s, id(f)) for s, f in choice.user.items()))
+    if key not in _user_kernels:
+        if len({id(f) for f in choice.user.values()}) > 1:
+            raise SimcoreError("one user play policy per run is supported (give it to several seats)")
+        fn = next(iter(choice.user.values()))
+
+        @nb.njit
+        def play(policy, kind, seat, hand, view, acts, n, st):
+            if policy == USER_POLICY:
+                return fn(kind, seat, hand, view, acts, n, st)
+            return builtin_play(policy, kind, seat, hand, view, acts, n, st)
+
+        _user_kernels[key] = tuple(nb.njit(parallel=True, nogil=True)(k) for k in with_play(play))
+    return _user_kernels[key]
+
+
+def _n_blocks(count: int) -> int:
+    return max(1, min(count // 256, 4 * nb.get_num_threads() * 4))
+
+
+def config(rules: Rules) -> np.ndarray:
+    cfg = np.zeros(engine.N_CFG, np.int64)
+    cfg[engine.C_PLAYERS] = rules.players
+    cfg[engine.C_HAND] = rules.hand_size
+    cfg[engine.C_CUT5] = rules.two_player_cut5
+    cfg[engine.C_LAYOFF_LIMIT] = rules.layoff_cap
+    cfg[engine.C_LIMIT_TABLE] = rules.layoff_limit_scope == "table"
+    cfg[engine.C_DARK_LAYOFFS] = rules.dark_knock_layoffs
+    cfg[engine.C_QKA_CLOSED] = rules.qka_closed
+    cfg[engine.C_KNOCK_VALUE] = rules.knock_card_value
+    cfg[engine.C_DARK_MULT] = rules.dark_knock_multiplier
+    cfg[engine.C_UNOPENED_MULT] = rules.unopened_multiplier
+    cfg[engine.C_NGO_PENALTY] = rules.ngo_penalty
+    cfg[engine.C_NGO_REVERSE] = ("next_deal_only", "toggle", "off").index(rules.ngo_reverse)
+    cfg[engine.C_TARGET] = rules.target
+    cfg[engine.C_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
+    cfg[engine.C_MAY_DISCARD_TAKEN] = rules.may_discard_taken_card
+    cfg[engine.C_SPETO100] = rules.speto_knock_100
+    cfg[engine.C_HEAD_BONUS] = rules.head_card_bonus
+    cfg[engine.C_HEAD_FEED] = rules.head_feed_penalty
+    cfg[engine.C_LAYOFF_DISCARD] = rules.layoff_discard_penalty
+    cfg[engine.C_FULL_DISCARD] = rules.full_discard_penalty
+    cfg[engine.C_SPETO_FEED] = rules.speto_feed_penalty
+    cfg[engine.C_SPETO_DISCARD] = rules.speto_discard_penalty
+    return cfg
+
+
+def _check(bad: np.ndarray):
+    if bad[:, 0].sum():
+        raise SimcoreError(
+            f"a play policy gave an illegal answer in {int(bad[:, 0].sum())} deals "
+            "(it must return an index below n, the number of legal actions)")
+    if bad.shape[1] > 2 and bad[:, 2].sum():
+        raise SimcoreError(f"{int(bad[:, 2].sum())} matches were still running after 65,535 deals")
+
+
+_SEAT_STEMS = {"opened": layout.S_OPENED, "table": layout.S_TABLE, "inhand": layout.S_INHAND,
+               "penalty": layout.S_PENALTY, "score": layout.S_SCORE, "layoffs": layout.S_LAYOFFS}
+
+
+def _hand_frame(out, dealt, seat_out, totals=None):
+    seat = {"hand": dealt}
+    for stem, k in _SEAT_STEMS.items():
+        values = seat_out[:, k, :]
+        seat[stem] = values.astype(np.bool_) if stem == "opened" else (
+            values.astype(np.int8) if stem == "layoffs" else values.astype(np.int16))
+    if totals is not None:
+        seat["total"] = totals
+    return frame_from_records(out, seat, order=layout.HAND_COLUMNS)
+
+
+def _arrays(rows):
+    return np.zeros((rows, 4), np.uint64), np.zeros((rows, layout.N_SEAT_RES, 4), np.int64)
+
+
+def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
+              log_plays: bool = False) -> pl.DataFrame:
+    """Deals start .. start+count-1 of a run, one row each (hands mode)."""
+    kernel, _ = _kernels(choice)
+    out = np.zeros(count, layout.HAND_ROW)
+    dealt, seat_out = _arrays(count)
+    bad = np.zeros((_n_blocks(count), 2), np.int64)
+    kernel(np.uint64(seed), np.int64(start), out, dealt, seat_out, config(rules),
+           GAME.policy_ids(choice, USER_POLICY), bad)
+    _check(bad)
+    return _hand_frame(out, dealt, seat_out)
+
+
+def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
+              log_plays: bool = False) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Matches start .. start+count-1 played to the target (DM-28): (deal rows, match rows).
+
+    The kernel runs twice: once to learn each match's length, then to write every deal row at
+    its offset (streams are keyed by seed, game, hand, so both runs play the same deals)."""
+    _, kernel = _kernels(choice)
+    games = np.zeros(count, layout.GAME_ROW)
+    scores = np.zeros((count, 4), np.int64)
+    blocks = _n_blocks(count)
+    bad = np.zeros((blocks, 3), np.int64)
+    cfg = config(rules)
+    ids = GAME.policy_ids(choice, USER_POLICY)
+
+    def play(rows, offsets, record):
+        out = np.zeros(rows, layout.GAME_HAND_ROW)
+        dealt, seat_out = _arrays(rows)
+        totals = np.zeros((rows, 4), np.int32)
+        bad[:] = 0
+        kernel(np.uint64(seed), np.int64(start), games, scores, out, dealt, seat_out, totals,
+               offsets, record, cfg, ids, bad)
+        _check(bad)
+        return out, dealt, seat_out, totals
+
+    play(blocks, np.zeros(count, np.int64), False)
+    lengths = games["hands"].astype(np.int64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    hands = _hand_frame(*play(int(lengths.sum()), offsets, True))
+    seat = {"final": scores.astype(np.int32)}
+    return hands, frame_from_records(games, seat, order=layout.GAME_COLUMNS)
+
+
+GAME = Game(
+    name="dummy",
+    n_seats=layout.N_SEATS,
+    rules_cls=Rules,
+    play_policies=PLAY_POLICIES,
+    default_play="heuristic",
+    decisions={},
+    default_decisions={},
+    run_hands=run_hands,
+    run_games=run_games,
+    user_policy_doc=USER_POLICY_DOC,
+)

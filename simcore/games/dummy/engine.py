@@ -1,0 +1,978 @@
+"""Dummy engine: one deal (DM-1 ... DM-27, DM-30 ... DM-34) and whole matches (DM-28, DM-29).
+
+Numba-jitted over public-order bitboards (DM-6's run order 2 ... A is the public order, so
+``simcore.melds`` works on the masks as they are).  Every decision is a choice among the legal
+actions the engine lists (``layout.K_*``, ``layout.A_*``), so a policy can never make an illegal
+move and a deal's decision log replays exactly (tests/reference/dummy_ref.py).
+
+``hands_kernel`` and ``games_kernel`` are plain functions: the package jits them with the
+built-in policies (cached on disk) or, through ``with_play``, around a user's policy.
+"""
+
+import numba as nb
+import numpy as np
+
+from simcore.cards import bit, highest_bit, lowest_bit, popcount
+from simcore.games.base import rebind
+from simcore.melds import all_melds, can_partition, meldable, spread_ranks
+from simcore.rng import below, policy_key, shuffle, stream_key
+from simcore.games.dummy.layout import (
+    A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, DRAW, K_ACQUIRE, K_DISCARD, K_PLAY, LOG_MAX, MAX_ACTS,
+    MAX_MELDS, N_RES, N_SEAT_RES, PASS, R_DARK, R_DIR, R_FOOL, R_HEAD, R_ILLEGAL, R_KNOCK_CARD,
+    R_KNOCKER, R_N_LOG, R_SCRIPT, R_STARTER, SCRIPT, R_TURNS, S_INHAND, S_LAYOFFS, S_OPENED, S_PENALTY, S_SCORE,
+    S_TABLE, STOP, TAKE_SHIFT, V_CAN_DISCARD_TAKEN, V_COUNT0, V_DEALER, V_DIR, V_DRAWN, V_FINAL,
+    V_HEAD, V_HEAD_BONUS, V_HEAD_IN_PILE, V_LAYOFFS_LEFT, V_MELD0, V_N_MELDS, V_N_PILE, V_OPENED,
+    V_PILE0, V_PILE_MASK, V_PLAYERS, V_SEAT, V_SPETO100, V_STOCK, V_TABLE_MASK, V_TAKEN, V_TURN,
+    VIEW_SIZE,
+)
+from simcore.games.dummy.policies import builtin_play
+
+# The play dispatcher ``play(policy_id, kind, seat, hand, view, acts, n, st) -> index``, called
+# as a global so the built-in kernels cache on disk; ``with_play`` rebuilds it for a user policy.
+play = builtin_play
+
+# rule settings, packed into one int64 array ``cfg``
+C_PLAYERS = 0
+C_HAND = 1
+C_CUT5 = 2
+C_LAYOFF_LIMIT = 3
+C_LIMIT_TABLE = 4
+C_DARK_LAYOFFS = 5
+C_QKA_CLOSED = 6
+C_KNOCK_VALUE = 7
+C_DARK_MULT = 8
+C_UNOPENED_MULT = 9
+C_NGO_PENALTY = 10
+C_NGO_REVERSE = 11  # 0 next_deal_only, 1 toggle, 2 off
+C_TARGET = 12
+C_FIRST_DEALER = 13  # -1 random
+C_MAY_DISCARD_TAKEN = 14
+C_SPETO100 = 15
+C_HEAD_BONUS = 16
+C_HEAD_FEED = 17
+C_LAYOFF_DISCARD = 18
+C_FULL_DISCARD = 19
+C_SPETO_FEED = 20
+C_SPETO_DISCARD = 21
+N_CFG = 22
+
+PENALTY = 50  # DM-32 ... DM-34
+MAX_FEEDS = 32
+MAX_HAND_MELDS = 1024
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_ALL = np.uint64((1 << 52) - 1)
+SPETOS = np.uint64(1 | (1 << 49))  # 2♣ = 0, Q♠ = 49
+
+
+def _ranks(lo, hi):
+    m = 0
+    for s in range(4):
+        for r in range(lo, hi + 1):
+            m |= 1 << (13 * s + r)
+    return m
+
+
+_LOW = np.uint64(_ranks(0, 7)) & ~SPETOS    # 2-9: 5
+_MID = np.uint64(_ranks(8, 11)) & ~SPETOS   # 10, J, Q, K: 10
+_ACE = np.uint64(_ranks(12, 12))            # A: 15
+
+
+@nb.njit(inline="always", cache=True)
+def points(m):
+    """DM-7: the value of a set of cards (2-9 5, 10-K 10, A 15, speto 50)."""
+    m = np.uint64(m)
+    return (5 * popcount(m & _LOW) + 10 * popcount(m & _MID) + 15 * popcount(m & _ACE)
+            + 50 * popcount(m & SPETOS))
+
+
+@nb.njit(inline="always", cache=True)
+def rank_cards(c):
+    return spread_ranks(_ONE << np.uint64(c % 13))
+
+
+@nb.njit(inline="always", cache=True)
+def is_set(meld):
+    m = np.uint64(meld)
+    return (m & rank_cards(lowest_bit(m))) == m
+
+
+@nb.njit(inline="always", cache=True)
+def fits(c, meld, qka_closed):
+    """DM-16: card c lays off onto ``meld`` (a 3-card set's fourth card, or a run's next card
+    at either end, never past A or below 2; with ``qka_closed`` a run holding the A takes none)."""
+    m = np.uint64(meld)
+    if m & bit(c):
+        return False
+    lo = lowest_bit(m)
+    if is_set(m):
+        return popcount(m) == 3 and c % 13 == lo % 13
+    if c // 13 != lo // 13:
+        return False
+    hi = highest_bit(m)
+    if qka_closed and hi % 13 == 12:
+        return False
+    return (c == lo - 1 and lo % 13 > 0) or (c == hi + 1 and hi % 13 < 12)
+
+
+@nb.njit(cache=True)
+def neighbourhood(x):
+    """DM-34: same suit within two ranks (no wrap) and the other cards of x's rank."""
+    r = x % 13
+    m = rank_cards(x) & ~bit(x)
+    for d in (-2, -1, 1, 2):
+        if 0 <= r + d <= 12:
+            m |= bit(x + d)
+    return m
+
+
+@nb.njit(cache=True)
+def _down_count(h, keep, melds, n_melds, lay_left, qka_closed, chains, lens, ks, want_min):
+    """Can every card of h except ``keep`` go down as new melds plus at most ``lay_left``
+    lay-offs onto the table melds?  Returns -1 if not, else a number of lay-offs that works
+    (the least one when ``want_min``).  ``chains``/``lens``/``ks`` are scratch."""
+    rest = np.uint64(h) & ~bit(keep)
+    if lay_left <= 0 or n_melds == 0:
+        return 0 if can_partition(rest) else -1
+    ne = 0
+    reach = _ZERO
+    for j in range(n_melds):
+        m = melds[j]
+        lo = lowest_bit(m)
+        if is_set(m):
+            if popcount(m) == 3:
+                f = rank_cards(lo) & ~m & rest
+                if f:
+                    chains[ne, 0] = lowest_bit(f)
+                    lens[ne] = 1
+                    reach |= f
+                    ne += 1
+            continue
+        hi = highest_bit(m)
+        if qka_closed and hi % 13 == 12:
+            continue
+        k = 0
+        while lo % 13 - 1 - k >= 0 and (rest & bit(lo - 1 - k)):
+            chains[ne, k] = lo - 1 - k
+            reach |= bit(lo - 1 - k)
+            k += 1
+        if k:
+            lens[ne] = k
+            ne += 1
+        k = 0
+        while hi % 13 + 1 + k <= 12 and (rest & bit(hi + 1 + k)):
+            chains[ne, k] = hi + 1 + k
+            reach |= bit(hi + 1 + k)
+            k += 1
+        if k:
+            lens[ne] = k
+            ne += 1
+    if ((meldable(rest) | reach) & rest) != rest:
+        return -1
+    if ne == 0:
+        return 0 if can_partition(rest) else -1
+    for e in range(ne):
+        ks[e] = 0
+    best = -1
+    while True:
+        used = _ZERO
+        cnt = 0
+        clash = False
+        for e in range(ne):
+            for i in range(ks[e]):
+                b = bit(chains[e, i])
+                if used & b:
+                    clash = True
+                used |= b
+                cnt += 1
+        if not clash and cnt <= lay_left and (best < 0 or cnt < best):
+            if can_partition(rest & ~used):
+                best = cnt
+                if not want_min or cnt == 0:
+                    return best
+        e = 0
+        while e < ne:
+            ks[e] += 1
+            if ks[e] <= lens[e]:
+                break
+            ks[e] = 0
+            e += 1
+        if e == ne:
+            break
+    return best
+
+
+@nb.njit(cache=True)
+def knock_keeps(h, melds, n_melds, lay_left, qka_closed, chains, lens, ks):
+    """DM-19: the cards of h that can be kept face down while all the others go down."""
+    h = np.uint64(h)
+    keeps = _ZERO
+    # A card that is in no meld of h and extends no table meld (even through a chain of h's
+    # cards) stays loose whatever is kept; two loose cards rule out a knock, one must be kept.
+    reach = _ZERO
+    if lay_left > 0:
+        for j in range(n_melds):
+            m = melds[j]
+            lo = lowest_bit(m)
+            if is_set(m):
+                if popcount(m) == 3:
+                    reach |= rank_cards(lo) & ~m & h
+                continue
+            hi = highest_bit(m)
+            if qka_closed and hi % 13 == 12:
+                continue
+            c = lo - 1
+            while c >= 13 * (lo // 13) and (h & bit(c)):
+                reach |= bit(c)
+                c -= 1
+            c = hi + 1
+            while c <= 13 * (hi // 13) + 12 and (h & bit(c)):
+                reach |= bit(c)
+                c += 1
+    loose = h & ~(meldable(h) | reach)
+    if popcount(loose) >= 2:
+        return keeps
+    o = loose if loose else h
+    while o:
+        c = lowest_bit(o)
+        o &= o - _ONE
+        if _down_count(h, c, melds, n_melds, lay_left, qka_closed, chains, lens, ks,
+                       False) >= 0:
+            keeps |= bit(c)
+    return keeps
+
+
+@nb.njit(cache=True)
+def list_takes(hand, pile, n_pile, acts, n, final, melds, n_melds, lay_left, qka_closed,
+               chains, lens, ks):
+    """DM-12: append every legal take (target depth, meld) to ``acts[n:]``; returns the new n.
+
+    The target and every card above it are taken; the meld holds the target and at least one
+    card of ``hand``; at least one card must remain.  On the final turn (DM-23) only takes
+    after which the seat can knock are listed."""
+    hand = np.uint64(hand)
+    taken = _ZERO
+    for d in range(n_pile - 1, -1, -1):
+        t = pile[d]
+        tb = bit(t)
+        taken |= tb
+        avail = hand | taken
+        if not (meldable(avail) & tb):
+            continue
+        total = popcount(avail)
+        r = t % 13
+        down = 0
+        while r - down - 1 >= 0 and (avail & bit(t - down - 1)):
+            down += 1
+        up = 0
+        while r + up + 1 <= 12 and (avail & bit(t + up + 1)):
+            up += 1
+        for a in range(down, -1, -1):
+            for b in range(up + 1):
+                if a + b < 2:
+                    continue
+                run = ((_ONE << np.uint64(a + b + 1)) - _ONE) << np.uint64(t - a)
+                if (run & hand) == 0 or total - (a + b + 1) < 1:
+                    continue
+                if final and not _final_ok(avail & ~run, run, melds, n_melds, lay_left,
+                                           qka_closed, chains, lens, ks):
+                    continue
+                if n < acts.shape[0]:
+                    acts[n] = (np.int64(d) << TAKE_SHIFT) | np.int64(run)
+                    n += 1
+        others = avail & rank_cards(t) & ~tb
+        k = popcount(others)
+        if k >= 2:
+            for i in range(k + 1 if k == 3 else 1):
+                s = others | tb
+                if k == 3 and i < 3:
+                    o = others
+                    for _ in range(i):
+                        o &= o - _ONE
+                    s &= ~(o & (~o + _ONE))
+                if (s & hand) == 0 or total - popcount(s) < 1:
+                    continue
+                if final and not _final_ok(avail & ~s, s, melds, n_melds, lay_left,
+                                           qka_closed, chains, lens, ks):
+                    continue
+                if n < acts.shape[0]:
+                    acts[n] = (np.int64(d) << TAKE_SHIFT) | np.int64(s)
+                    n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _final_ok(rest, meld, melds, n_melds, lay_left, qka_closed, chains, lens, ks):
+    """DM-23: after this take (``meld`` laid, ``rest`` in hand) can the seat knock?"""
+    if popcount(rest) == 1:
+        return True
+    melds[n_melds] = meld
+    return knock_keeps(rest, melds, n_melds + 1, lay_left, qka_closed, chains, lens, ks) != 0
+
+
+@nb.njit(cache=True)
+def list_plays(h, is_open, dark_ok, final, melds, n_melds, lay_left, dark_layoffs, qka_closed,
+               acts, mbuf, chains, lens, ks):
+    """DM-15 ... DM-19: the legal plays of a seat holding ``h`` (two cards or more) into
+    ``acts``; returns their number.  STOP (go on to discard) unless on the final turn; an opened
+    seat may lay any meld or lay off (within ``lay_left``) keeping at least one card, and knock
+    keeping any card after which everything else can go down; a seat that has not opened and
+    drew (``dark_ok``) may only knock (a dark knock, lay-offs only with ``dark_layoffs``)."""
+    h = np.uint64(h)
+    n = 0
+    if not final:
+        acts[0] = STOP
+        n = 1
+    if is_open and not final:
+        nm = all_melds(h, mbuf)
+        for i in range(nm):
+            if (h & ~mbuf[i]) != 0:
+                acts[n] = (np.int64(A_MELD) << A_SHIFT) | np.int64(mbuf[i])
+                n += 1
+        if lay_left > 0:
+            for j in range(n_melds):
+                o = h
+                while o:
+                    c = lowest_bit(o)
+                    o &= o - _ONE
+                    if fits(c, melds[j], qka_closed):
+                        acts[n] = (np.int64(A_LAYOFF) << A_SHIFT) | (j << 8) | c
+                        n += 1
+    if is_open or dark_ok:
+        ll = lay_left if (is_open or dark_layoffs) else 0
+        keeps = knock_keeps(h, melds, n_melds, ll, qka_closed, chains, lens, ks)
+        while keeps:
+            c = lowest_bit(keeps)
+            keeps &= keeps - _ONE
+            acts[n] = (np.int64(A_KNOCK) << A_SHIFT) | c
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def _ask(kind, p, policies, hands, view, acts, n, pst, log, info, script):
+    """Ask seat p's policy to pick one of ``acts[:n]``; returns the action, or -9 (illegal
+    answer).  With a log (``log.shape[0] > 1``) each decision is kept as (seat, kind, action, n).
+    A single legal action is taken without asking.  A seat whose policy is SCRIPT (tests) plays
+    the next action of ``script`` when it is legal; otherwise it draws, stops or passes (the
+    entry waits for a later decision), and fails where none of those is possible."""
+    if n == 1:
+        i = 0
+    elif policies[p] == SCRIPT:
+        k = info[R_SCRIPT]
+        info[R_SCRIPT] = k + 1
+        want = script[k] if k < script.shape[0] else np.int64(-999)
+        i = -1
+        dflt = -1
+        for j in range(n):
+            if acts[j] == want:
+                i = j
+                break
+            if kind != K_DISCARD and (acts[j] == DRAW or acts[j] == STOP or acts[j] == PASS):
+                dflt = j
+        if i < 0:  # not the scripted action: draw / stop / pass by default, keeping the entry
+            if dflt < 0:
+                return np.int64(-9)
+            i = dflt
+            info[R_SCRIPT] = k
+    else:
+        view[V_SEAT] = p
+        i = play(policies[p], kind, p, hands[p], view, acts, n, pst)
+        if i < 0 or i >= n:
+            return np.int64(-9)
+    a = acts[i]
+    k = info[R_N_LOG]
+    if log.shape[0] > 1 and k < log.shape[0]:
+        log[k, 0] = p
+        log[k, 1] = kind
+        log[k, 2] = a
+        log[k, 3] = n
+        info[R_N_LOG] = k + 1
+    return a
+
+
+@nb.njit(cache=True)
+def play_deal(st, pst, deck, dealer, starter, direction, cfg, policies, hands, dealt, melds,
+              pile, pile_from, acts, mbuf, chains, lens, ks, feeds, view, info, seat_res, log,
+              script, preset=False):
+    """Deal and play one deal (DM-2 ... DM-27, DM-30 ... DM-34).
+
+    ``info`` gets the R_* results, ``seat_res[S_*, seat]`` the per-seat ones.  ``starter`` is
+    the first player (DM-5/DM-29), ``direction`` +1 or -1 (DM-27).  Returns False if a policy
+    answered out of range.  With ``preset`` the deck is used as given (tests)."""
+    n_pl = cfg[C_PLAYERS]
+    hs = cfg[C_HAND]
+    qka = cfg[C_QKA_CLOSED] != 0
+    pst[0] = policy_key(st[0])
+    if not preset:
+        for i in range(52):
+            deck[i] = i
+        shuffle(st, deck, 52)
+    for s in range(4):
+        hands[s] = 0
+        dealt[s] = 0
+        for k in range(N_SEAT_RES):
+            seat_res[k, s] = 0
+    for i in range(n_pl * hs):  # DM-4: one at a time, in direction, from the dealer's next
+        s = (dealer + direction * (1 + i % n_pl)) % n_pl
+        hands[s] |= bit(deck[i])
+    for s in range(4):
+        dealt[s] = hands[s]
+    head = deck[n_pl * hs]
+    nxt = n_pl * hs + 1
+    stock_end = 52 - (5 if (n_pl == 2 and cfg[C_CUT5]) else 0)  # DM-3
+    pile[0] = head
+    pile_from[0] = -1
+    n_pile = 1
+    pile_mask = bit(head)
+    n_melds = 0
+    table_mask = _ZERO
+    placed0 = _ZERO
+    placed1 = _ZERO
+    placed2 = _ZERO
+    placed3 = _ZERO
+    opened = 0  # bit per seat
+    layoffs = seat_res[S_LAYOFFS]  # lay-offs per seat this deal (DM-17)
+    table_layoffs = 0
+    n_feeds = 0
+    for k in range(N_RES):
+        if k != R_SCRIPT:
+            info[k] = 0
+    info[R_KNOCKER] = -1
+    info[R_FOOL] = -1
+    info[R_KNOCK_CARD] = -1
+    info[R_HEAD] = head
+    info[R_DIR] = direction
+    info[R_STARTER] = starter
+    for k in range(VIEW_SIZE):
+        view[k] = 0
+    view[V_PLAYERS] = n_pl
+    view[V_DEALER] = dealer
+    view[V_DIR] = direction
+    view[V_HEAD] = head
+    view[V_HEAD_IN_PILE] = 1
+    view[V_SPETO100] = cfg[C_SPETO100]
+    view[V_HEAD_BONUS] = cfg[C_HEAD_BONUS]
+    view[V_CAN_DISCARD_TAKEN] = cfg[C_MAY_DISCARD_TAKEN]
+    view[V_PILE0] = head
+    view[V_N_PILE] = 1
+    view[V_PILE_MASK] = np.int64(pile_mask)
+    p = starter
+    turns = 0
+    knocker = -1
+    dark = False
+    knock_card = -1
+    fool = -1
+    while True:
+        if script.shape[0] > 0 and info[R_SCRIPT] >= script.shape[0]:
+            break  # tests: a finished script ends the deal here, scored as a stock-out
+        # DM-34: the feeds of p expire as p's turn starts
+        f = 0
+        while f < n_feeds:
+            if feeds[f, 0] == p:
+                n_feeds -= 1
+                for k in range(3):
+                    feeds[f, k] = feeds[n_feeds, k]
+            else:
+                f += 1
+        final = nxt >= stock_end
+        opened_before = (opened >> p) & 1
+        lay_used = table_layoffs if cfg[C_LIMIT_TABLE] else layoffs[p]
+        lay_left = max(0, cfg[C_LAYOFF_LIMIT] - lay_used)
+        view[V_TURN] = turns
+        view[V_STOCK] = stock_end - nxt
+        view[V_FINAL] = 1 if final else 0
+        view[V_OPENED] = opened
+        view[V_LAYOFFS_LEFT] = lay_left
+        view[V_TAKEN] = 0
+        view[V_DRAWN] = 0
+        for s in range(4):
+            view[V_COUNT0 + s] = popcount(hands[s])
+        # ---- acquire (DM-11, DM-12, DM-14, DM-23)
+        n = 0
+        if final:
+            acts[0] = PASS
+            n = 1
+        else:
+            acts[0] = DRAW
+            n = 1
+        n = list_takes(hands[p], pile, n_pile, acts, n, final, melds, n_melds, lay_left, qka,
+                       chains, lens, ks)
+        if final and n == 1:
+            break  # DM-23: nobody can take and knock
+        turns += 1
+        a = _ask(K_ACQUIRE, p, policies, hands, view, acts, n, pst, log, info, script)
+        if a == -9:
+            info[R_ILLEGAL] = 1
+            return False
+        if a == PASS:
+            break
+        taken = _ZERO
+        single_from = -1
+        if a == DRAW:
+            hands[p] |= bit(deck[nxt])
+            nxt += 1
+            view[V_STOCK] = stock_end - nxt
+            view[V_DRAWN] = 1
+        else:
+            d = np.int64(a >> TAKE_SHIFT)
+            meld = np.uint64(a) & _ALL
+            for i in range(d, n_pile):
+                taken |= bit(pile[i])
+            if d == n_pile - 1 and pile_from[d] >= 0:
+                single_from = pile_from[d]
+            if d == 0:
+                view[V_HEAD_IN_PILE] = 0
+            n_pile = d
+            pile_mask &= ~taken
+            view[V_N_PILE] = n_pile
+            view[V_PILE_MASK] = np.int64(pile_mask)
+            hands[p] = (hands[p] | taken) & ~meld
+            melds[n_melds] = meld
+            view[V_MELD0 + n_melds] = np.int64(meld)
+            n_melds += 1
+            view[V_N_MELDS] = n_melds
+            table_mask |= meld
+            view[V_TABLE_MASK] = np.int64(table_mask)
+            if p == 0:
+                placed0 |= meld
+            elif p == 1:
+                placed1 |= meld
+            elif p == 2:
+                placed2 |= meld
+            else:
+                placed3 |= meld
+            opened |= 1 << p  # DM-15
+            view[V_OPENED] = opened
+            view[V_TAKEN] = np.int64(taken & ~meld)
+            # DM-34: feeds fire on a take whose meld holds the protected and the named card
+            f = 0
+            while f < n_feeds:
+                if feeds[f, 0] != p and (meld & bit(feeds[f, 1])) and \
+                        (meld & np.uint64(feeds[f, 2])):
+                    seat_res[S_PENALTY, feeds[f, 0]] -= PENALTY
+                    n_feeds -= 1
+                    for k in range(3):
+                        feeds[f, k] = feeds[n_feeds, k]
+                else:
+                    f += 1
+        # ---- play (DM-15 ... DM-19)
+        is_open = (opened >> p) & 1
+        while popcount(hands[p]) >= 2:
+            h = hands[p]
+            lay_used = table_layoffs if cfg[C_LIMIT_TABLE] else layoffs[p]
+            lay_left = max(0, cfg[C_LAYOFF_LIMIT] - lay_used)
+            view[V_LAYOFFS_LEFT] = lay_left
+            view[V_COUNT0 + p] = popcount(h)
+            n = list_plays(h, is_open, a == DRAW and not opened_before, final, melds, n_melds,
+                           lay_left, cfg[C_DARK_LAYOFFS] != 0, qka, acts, mbuf, chains, lens, ks)
+            if n == 0 or (n == 1 and acts[0] == STOP):
+                break
+            a2 = _ask(K_PLAY, p, policies, hands, view, acts, n, pst, log, info, script)
+            if a2 == -9:
+                info[R_ILLEGAL] = 1
+                return False
+            if a2 == STOP:
+                break
+            typ = a2 >> A_SHIFT
+            low = np.uint64(a2) & _ALL
+            put = _ZERO
+            if typ == A_MELD:
+                put = low
+                melds[n_melds] = low
+                view[V_MELD0 + n_melds] = np.int64(low)
+                n_melds += 1
+                view[V_N_MELDS] = n_melds
+            elif typ == A_LAYOFF:
+                c = np.int64(a2 & 255)
+                j = np.int64((a2 >> 8) & 255)
+                put = bit(c)
+                melds[j] |= put
+                view[V_MELD0 + j] = np.int64(melds[j])
+                layoffs[p] += 1
+                table_layoffs += 1
+            else:  # knock keeping card c: everything else goes down at once
+                c = np.int64(a2 & 255)
+                ll = lay_left if (is_open or cfg[C_DARK_LAYOFFS]) else 0
+                cnt = _down_count(h, c, melds, n_melds, ll, qka, chains, lens, ks, True)
+                put = h & ~bit(c)
+                layoffs[p] += cnt
+                table_layoffs += cnt
+            hands[p] = h & ~put
+            table_mask |= put
+            view[V_TABLE_MASK] = np.int64(table_mask)
+            if p == 0:
+                placed0 |= put
+            elif p == 1:
+                placed1 |= put
+            elif p == 2:
+                placed2 |= put
+            else:
+                placed3 |= put
+            if typ == A_KNOCK:
+                break
+        if popcount(hands[p]) == 1:  # DM-19: a seat left with one card knocks with it
+            knocker = p
+            knock_card = lowest_bit(hands[p])
+            dark = opened_before == 0  # DM-22
+            if single_from >= 0:  # DM-27
+                fool = single_from
+            break
+        if final:
+            info[R_ILLEGAL] = 2  # cannot happen: final-turn takes are listed only if a knock follows
+            return False
+        # ---- discard (DM-11, DM-13, DM-32 ... DM-34)
+        h = hands[p]
+        allowed = h
+        if not cfg[C_MAY_DISCARD_TAKEN] and (h & ~taken) != 0:
+            allowed = h & ~taken
+        n = 0
+        o = allowed
+        while o:
+            acts[n] = lowest_bit(o)
+            o &= o - _ONE
+            n += 1
+        view[V_COUNT0 + p] = popcount(h)
+        c = _ask(K_DISCARD, p, policies, hands, view, acts, n, pst, log, info, script)
+        if c == -9:
+            info[R_ILLEGAL] = 1
+            return False
+        cb = bit(c)
+        if cfg[C_LAYOFF_DISCARD]:  # DM-32
+            for j in range(n_melds):
+                if fits(c, melds[j], qka):
+                    seat_res[S_PENALTY, p] -= PENALTY
+                    break
+        if cfg[C_FULL_DISCARD]:  # DM-33
+            r = c % 13
+            hit = popcount(pile_mask & rank_cards(c)) >= 2
+            if r >= 2 and (pile_mask & bit(c - 1)) and (pile_mask & bit(c - 2)):
+                hit = True
+            if 1 <= r <= 11 and (pile_mask & bit(c - 1)) and (pile_mask & bit(c + 1)):
+                hit = True
+            if r <= 10 and (pile_mask & bit(c + 1)) and (pile_mask & bit(c + 2)):
+                hit = True
+            if hit:
+                seat_res[S_PENALTY, p] -= PENALTY
+        if cfg[C_HEAD_FEED] and view[V_HEAD_IN_PILE] and (neighbourhood(head) & cb):
+            feeds[n_feeds, 0] = p
+            feeds[n_feeds, 1] = head
+            feeds[n_feeds, 2] = np.int64(cb)
+            n_feeds += 1
+        if cfg[C_SPETO_FEED]:
+            sp = pile_mask & SPETOS
+            while sp:
+                x = lowest_bit(sp)
+                sp &= sp - _ONE
+                if neighbourhood(x) & cb:
+                    feeds[n_feeds, 0] = p
+                    feeds[n_feeds, 1] = x
+                    feeds[n_feeds, 2] = np.int64(cb)
+                    n_feeds += 1
+        if cfg[C_SPETO_DISCARD] and (cb & SPETOS) and (neighbourhood(c) & pile_mask):
+            feeds[n_feeds, 0] = p
+            feeds[n_feeds, 1] = c
+            feeds[n_feeds, 2] = np.int64(neighbourhood(c) & pile_mask)
+            n_feeds += 1
+        hands[p] = h & ~cb
+        pile[n_pile] = c
+        pile_from[n_pile] = p
+        view[V_PILE0 + n_pile] = c
+        n_pile += 1
+        pile_mask |= cb
+        view[V_N_PILE] = n_pile
+        view[V_PILE_MASK] = np.int64(pile_mask)
+        p = (p + direction) % n_pl
+    # ---- scoring (DM-21, DM-24 ... DM-27, DM-30, DM-31)
+    info[R_KNOCKER] = knocker
+    info[R_DARK] = 1 if dark else 0
+    info[R_FOOL] = fool
+    info[R_KNOCK_CARD] = knock_card
+    info[R_TURNS] = turns
+    if fool >= 0:
+        seat_res[S_PENALTY, fool] -= cfg[C_NGO_PENALTY]
+    for s in range(n_pl):
+        pl = placed0 if s == 0 else (placed1 if s == 1 else (placed2 if s == 2 else placed3))
+        t = points(pl)
+        if cfg[C_HEAD_BONUS] and (pl & bit(head)):
+            t += (100 if (bit(head) & SPETOS) else 50) - points(bit(head))
+        hm = hands[s]
+        if s == knocker:
+            hm = _ZERO
+        hv = points(hm)
+        op = (opened >> s) & 1
+        seat_res[S_OPENED, s] = op
+        seat_res[S_TABLE, s] = t
+        seat_res[S_INHAND, s] = hv
+        if knocker < 0:
+            base = t - hv
+        elif s == knocker:
+            kv = cfg[C_KNOCK_VALUE]
+            if cfg[C_SPETO100] and (bit(knock_card) & SPETOS):
+                kv = 100
+            base = t + kv
+            if dark:
+                base *= cfg[C_DARK_MULT]
+        elif op:
+            base = t - hv
+        else:
+            base = -cfg[C_UNOPENED_MULT] * hv
+        seat_res[S_SCORE, s] = base + seat_res[S_PENALTY, s]
+    return True
+
+
+@nb.njit(inline="always", cache=True)
+def first_dealer(seed, stream_a, cfg, st):
+    """DM-5: a fixed seat, or drawn from the stream (seed, stream_a, 0, 1)."""
+    if cfg[C_FIRST_DEALER] >= 0:
+        return cfg[C_FIRST_DEALER]
+    st[0] = stream_key(seed, stream_a, 0, 1)
+    return below(st, cfg[C_PLAYERS])
+
+
+@nb.njit(inline="always", cache=True)
+def block_range(b, n, n_blocks):
+    size = (n + n_blocks - 1) // n_blocks
+    return b * size, min(n, (b + 1) * size)
+
+
+@nb.njit(inline="always", cache=True)
+def record_deal(out, dealt_out, seat_out, row, seed, deal_id, dealer, cfg, dealt, info,
+                seat_res):
+    rec = out[row]
+    rec.seed = seed
+    rec.deal = deal_id
+    rec.players = cfg[C_PLAYERS]
+    rec.dealer = dealer
+    rec.starter = info[R_STARTER]
+    rec.direction = info[R_DIR]
+    rec.head = info[R_HEAD]
+    rec.knocker = info[R_KNOCKER]
+    rec.dark_knock = info[R_DARK] != 0
+    rec.knock_card = info[R_KNOCK_CARD]
+    rec.fool = info[R_FOOL]
+    rec.turns = info[R_TURNS]
+    for s in range(4):
+        dealt_out[row, s] = dealt[s]
+        for k in range(N_SEAT_RES):
+            seat_out[row, k, s] = seat_res[k, s]
+
+
+@nb.njit(inline="always", cache=True)
+def _work():
+    deck = np.empty(52, np.int64)
+    hands = np.zeros(4, np.uint64)
+    dealt = np.zeros(4, np.uint64)
+    melds = np.zeros(MAX_MELDS + 1, np.uint64)
+    pile = np.zeros(52, np.int64)
+    pile_from = np.zeros(52, np.int64)
+    acts = np.zeros(MAX_ACTS, np.int64)
+    mbuf = np.zeros(MAX_HAND_MELDS, np.uint64)
+    chains = np.zeros((2 * MAX_MELDS + 2, 14), np.int64)
+    lens = np.zeros(2 * MAX_MELDS + 2, np.int64)
+    ks = np.zeros(2 * MAX_MELDS + 2, np.int64)
+    feeds = np.zeros((MAX_FEEDS, 3), np.int64)
+    view = np.zeros(VIEW_SIZE, np.int64)
+    info = np.zeros(N_RES, np.int64)
+    seat_res = np.zeros((N_SEAT_RES, 4), np.int64)
+    return (deck, hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
+            view, info, seat_res)
+
+
+def hands_block(seed, start, out, dealt_out, seat_out, cfg, policies, bad, b):
+    """Block b of ``hands_kernel`` (compiled once, cached; the kernel's prange only calls it)."""
+    n = out.shape[0]
+    n_blocks = bad.shape[0]
+    st = np.zeros(1, np.uint64)
+    pst = np.zeros(1, np.uint64)
+    log = np.zeros((1, 4), np.int64)
+    script = np.zeros(0, np.int64)
+    (deck, hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
+     view, info, seat_res) = _work()
+    forward = cfg[C_PLAYERS] // cfg[C_PLAYERS]  # +1, typed as a run-time int like the others
+    lo, hi = block_range(b, n, n_blocks)
+    for i in range(lo, hi):
+        k = start + i
+        dealer = first_dealer(seed, k, cfg, st)
+        starter = (dealer + 1) % cfg[C_PLAYERS]
+        st[0] = stream_key(seed, k, 0, 0)
+        # (``preset`` is passed as a run-time bool, so that every caller shares one compiled
+        # play_deal: a literal False would compile a second copy)
+        ok = play_deal(st, pst, deck, dealer, starter, forward, cfg, policies, hands, dealt, melds,
+                       pile, pile_from, acts, mbuf, chains, lens, ks, feeds, view, info,
+                       seat_res, log, script, cfg[C_PLAYERS] < 0)
+        if not ok:
+            bad[b, 0] += 1
+            continue
+        record_deal(out, dealt_out, seat_out, i, seed, k, dealer, cfg, dealt, info, seat_res)
+
+
+_hands_block = nb.njit(cache=True)(hands_block)
+
+
+def hands_kernel(seed, start, out, dealt_out, seat_out, cfg, policies, bad):
+    """Deal rows ``start ..`` in parallel blocks (each deal: random dealer, direction +1, the
+    seat after the dealer starts).  ``bad[b, 0]`` counts illegal policy answers."""
+    for b in nb.prange(bad.shape[0]):
+        _hands_block(seed, start, out, dealt_out, seat_out, cfg, policies, bad, b)
+
+
+def games_block(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out, offsets,
+                record, cfg, policies, bad, b):
+    """Block b of ``games_kernel``: whole matches (DM-5, DM-27 ... DM-29).
+
+    With ``record`` false it only plays the matches and fills ``games``/``game_scores`` (row b
+    of the deal arrays is block b's scratch); with ``record`` true deal rows go to
+    ``offsets[g] + hand_no``.  Both passes play the same deals (streams keyed by seed, game,
+    hand_no).  ``bad[b, 0]`` counts illegal answers, ``bad[b, 2]`` matches stopped at 65,535
+    deals."""
+    n = games.shape[0]
+    n_blocks = bad.shape[0]
+    n_pl = cfg[C_PLAYERS]
+    st = np.zeros(1, np.uint64)
+    pst = np.zeros(1, np.uint64)
+    log = np.zeros((1, 4), np.int64)
+    script = np.zeros(0, np.int64)
+    (deck, hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
+     view, info, seat_res) = _work()
+    totals = np.zeros(4, np.int64)
+    lo, hi = block_range(b, n, n_blocks)
+    for g in range(lo, hi):
+        game = start + g
+        dealer = first_dealer(seed, game, cfg, st)
+        direction = 1
+        starter = (dealer + 1) % n_pl
+        totals[:] = 0
+        hand_no = 0
+        winner = -1
+        while True:
+            st[0] = stream_key(seed, game, hand_no + 1, 0)
+            row = offsets[g] + hand_no if record else np.int64(b)
+            ok = play_deal(st, pst, deck, dealer, starter, direction, cfg, policies, hands,
+                           dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks,
+                           feeds, view, info, seat_res, log, script, cfg[C_PLAYERS] < 0)
+            if not ok:
+                bad[b, 0] += 1
+                break
+            for s in range(n_pl):
+                totals[s] += seat_res[S_SCORE, s]
+            deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
+            record_deal(out, dealt_out, seat_out, row, seed, deal_id, dealer, cfg, dealt,
+                        info, seat_res)
+            rec = out[row]
+            rec.game = game
+            rec.hand_no = hand_no
+            for s in range(4):
+                totals_out[row, s] = totals[s]
+            hand_no += 1
+            # DM-27: the next deal's direction
+            fool = info[R_FOOL]
+            if cfg[C_NGO_REVERSE] == 0:
+                new_dir = -1 if fool >= 0 else 1
+            elif cfg[C_NGO_REVERSE] == 1:
+                new_dir = -direction if fool >= 0 else direction
+            else:
+                new_dir = 1
+            # DM-29 and DM-5: the next first player and dealer
+            if info[R_KNOCKER] >= 0:
+                starter = info[R_KNOCKER]
+            else:
+                starter = (starter + new_dir) % n_pl
+            direction = new_dir
+            dealer = (starter - direction) % n_pl
+            # DM-28: someone at the target, one highest total
+            best = totals[0]
+            for s in range(1, n_pl):
+                best = max(best, totals[s])
+            if best >= cfg[C_TARGET]:
+                n_best = 0
+                for s in range(n_pl):
+                    if totals[s] == best:
+                        n_best += 1
+                        winner = s
+                if n_best == 1:
+                    break
+                winner = -1
+            if hand_no >= 65535:
+                bad[b, 2] += 1
+                break
+        grec = games[g]
+        grec.seed = seed
+        grec.game = game
+        grec.hands = hand_no
+        grec.winner = winner
+        for s in range(4):
+            game_scores[g, s] = totals[s]
+
+
+_games_block = nb.njit(cache=True)(games_block)
+
+
+def games_kernel(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out, offsets,
+                 record, cfg, policies, bad):
+    """Whole matches (DM-5, DM-27 ... DM-29) in parallel blocks; see ``games_block``."""
+    for b in nb.prange(bad.shape[0]):
+        _games_block(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out,
+                     offsets, record, cfg, policies, bad, b)
+
+
+@nb.njit(cache=True)
+def play_logged(deck, dealer, starter, direction, cfg, policies, seed, preset, script):
+    """One deal with its decision log (tests, the reference replay): returns
+    (ok, info, seat_res, dealt, log[:n], deck).  With ``preset`` the deck order is used as
+    given; otherwise the deal is deal 0 of ``seed``'s hands-mode stream.  Policies draw from the
+    deal stream's sibling."""
+    st = np.zeros(1, np.uint64)
+    st[0] = stream_key(seed, 0, 0, 0)
+    pst = np.zeros(1, np.uint64)
+    (deck2, hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
+     view, info, seat_res) = _work()
+    for i in range(52):
+        deck2[i] = deck[i]
+    log = np.zeros((LOG_MAX, 4), np.int64)
+    ok = play_deal(st, pst, deck2, dealer, starter, direction, cfg, policies, hands, dealt,
+                   melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds, view, info,
+                   seat_res, log, script, preset)
+    return ok, info, seat_res, dealt, log[:info[R_N_LOG]].copy(), deck2
+
+
+@nb.njit(cache=True)
+def replay_hands(seed, start, count, cfg, policies):
+    """Hands-mode deals ``start .. start+count-1`` one by one with their logs, for the
+    reference test: (info (count, N_RES), seat_res (count, N_SEAT_RES, 4), decks (count, 52),
+    dealers, logs (count, LOG_MAX, 4))."""
+    st = np.zeros(1, np.uint64)
+    pst = np.zeros(1, np.uint64)
+    (deck, hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
+     view, info, seat_res) = _work()
+    infos = np.zeros((count, N_RES), np.int64)
+    seats = np.zeros((count, N_SEAT_RES, 4), np.int64)
+    decks = np.zeros((count, 52), np.int64)
+    dealers = np.zeros(count, np.int64)
+    logs = np.zeros((count, 512, 4), np.int64)
+    forward = cfg[C_PLAYERS] // cfg[C_PLAYERS]
+    log = np.zeros((512, 4), np.int64)
+    script = np.zeros(0, np.int64)
+    for i in range(count):
+        k = start + i
+        dealer = first_dealer(seed, k, cfg, st)
+        st[0] = stream_key(seed, k, 0, 0)
+        play_deal(st, pst, deck, dealer, (dealer + 1) % cfg[C_PLAYERS], forward, cfg, policies,
+                  hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
+                  view, info, seat_res, log, script, cfg[C_PLAYERS] < 0)
+        infos[i] = info
+        seats[i] = seat_res
+        decks[i] = deck
+        dealers[i] = dealer
+        logs[i] = log
+    return infos, seats, decks, dealers, logs
+
+
+def with_play(play_fn):
+    """(hands kernel, games kernel) as plain functions whose play dispatcher is ``play_fn``."""
+    ask_fn = nb.njit(rebind(_ask.py_func, play=play_fn))
+    deal_fn = nb.njit(rebind(play_deal.py_func, _ask=ask_fn))
+    hb = nb.njit(rebind(hands_block, play_deal=deal_fn))
+    gb = nb.njit(rebind(games_block, play_deal=deal_fn))
+    return (rebind(hands_kernel, _hands_block=hb), rebind(games_kernel, _games_block=gb))

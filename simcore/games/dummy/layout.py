@@ -1,0 +1,134 @@
+"""Dummy row records, the observation a policy sees, the decisions and their action codes.
+
+Cards are public ids (``13 * suit + rank``, 2 low, A high); hands are uint64 masks.  Dummy's
+run order (DM-6: 2 ... A, ace high only) is the public order itself, so the shared meld kernels
+(simcore.melds) work on these masks without conversion.
+"""
+
+import numpy as np
+
+N_SEATS = 4
+DECK = 52
+MAX_MELDS = 18      # 52 cards make at most 17 table melds
+MAX_ACTS = 4096     # legal actions of one decision (a deep pile gives a few hundred at most)
+LOG_MAX = 4096      # decisions of one deal kept by the debug log
+
+# What a policy is asked (``kind``); it answers an index into ``acts[:n]``.
+K_ACQUIRE = 0   # DM-11/12/23: DRAW, PASS (final turn only) or a take (target depth + meld)
+K_PLAY = 1      # DM-15...19: STOP, lay a meld, lay off a card, or knock keeping one card
+K_DISCARD = 2   # DM-11/13: the card to discard
+
+# action codes (int64)
+DRAW = -1                 # draw the top stock card
+PASS = -2                 # final turn (DM-23): decline, the deal ends with no knocker
+STOP = 0                  # K_PLAY: no more plays; discard next
+SCRIPT = -2               # policy id of a scripted seat (tests: engine.play_logged)
+A_SHIFT = 58              # K_PLAY: type in bits 58+
+A_MELD = 1                # (1 << 58) | meld mask
+A_LAYOFF = 2              # (2 << 58) | (table meld index << 8) | card
+A_KNOCK = 3               # (3 << 58) | card kept face down (everything else goes down)
+TAKE_SHIFT = 52           # K_ACQUIRE take: (target's depth in the pile, 0 = bottom) << 52 | meld
+MASK52 = (1 << 52) - 1
+
+
+def take_code(depth: int, meld: int) -> int:
+    return (depth << TAKE_SHIFT) | meld
+
+
+def meld_code(meld: int) -> int:
+    return (A_MELD << A_SHIFT) | meld
+
+
+def layoff_code(j: int, card: int) -> int:
+    return (A_LAYOFF << A_SHIFT) | (j << 8) | card
+
+
+def knock_code(card: int) -> int:
+    return (A_KNOCK << A_SHIFT) | card
+
+
+# The observation (int64 ``view``).  Everything here is public or the asked seat's own.
+V_SEAT = 0
+V_PLAYERS = 1
+V_DEALER = 2
+V_DIR = 3             # +1 or -1 (DM-27)
+V_STOCK = 4           # cards left in the stock
+V_TURN = 5            # turns begun so far
+V_HEAD = 6            # the head card (DM-4)
+V_HEAD_IN_PILE = 7    # 1 while the head card lies in the pile
+V_OPENED = 8          # bit s set when seat s has opened
+V_LAYOFFS_LEFT = 9    # lay-offs the asked seat may still make (DM-17)
+V_FINAL = 10          # 1 on the stock-out final turn (DM-23)
+V_N_PILE = 11         # cards in the discard pile
+V_N_MELDS = 12        # table melds
+V_TAKEN = 13          # mask of cards taken from the pile this turn (not yet on the table)
+V_PILE_MASK = 14      # mask of the pile
+V_TABLE_MASK = 15     # mask of every table card
+V_SPETO100 = 16       # rules.speto_knock_100
+V_HEAD_BONUS = 17     # rules.head_card_bonus
+V_CAN_DISCARD_TAKEN = 18
+V_DRAWN = 19          # 1 if the seat drew from the stock this turn
+V_COUNT0 = 20         # cards in hand of seat 0..3 (public)
+V_PILE0 = 24          # the pile, bottom (oldest) first: view[V_PILE0 + i], i < view[V_N_PILE]
+V_MELD0 = V_PILE0 + DECK   # table meld masks: view[V_MELD0 + j], j < view[V_N_MELDS]
+VIEW_SIZE = V_MELD0 + MAX_MELDS
+
+# per-deal integer results ``res[...]`` and per-seat results ``seat_res[row, seat]``
+R_KNOCKER = 0
+R_DARK = 1
+R_FOOL = 2
+R_KNOCK_CARD = 3
+R_HEAD = 4
+R_TURNS = 5
+R_DIR = 6
+R_STARTER = 7
+R_N_LOG = 8
+R_ILLEGAL = 9
+R_SCRIPT = 10     # next entry of a test script
+N_RES = 12
+S_OPENED = 0
+S_TABLE = 1
+S_INHAND = 2
+S_PENALTY = 3
+S_SCORE = 4
+S_LAYOFFS = 5
+N_SEAT_RES = 6
+
+_HAND_FIELDS = [
+    ("players", np.int8),
+    ("dealer", np.int8),
+    ("starter", np.int8),
+    ("direction", np.int8),
+    ("head", np.int8),
+    ("knocker", np.int8),
+    ("dark_knock", np.bool_),
+    ("knock_card", np.int8),
+    ("fool", np.int8),
+    ("turns", np.int16),
+]
+HAND_ROW = np.dtype([("seed", np.uint64), ("deal", np.uint64)] + _HAND_FIELDS, align=True)
+GAME_HAND_ROW = np.dtype(
+    [("seed", np.uint64), ("deal", np.uint64), ("game", np.uint64), ("hand_no", np.uint16)]
+    + _HAND_FIELDS,
+    align=True,
+)
+GAME_ROW = np.dtype(
+    [("seed", np.uint64), ("game", np.uint64), ("hands", np.uint16), ("winner", np.int8)],
+    align=True,
+)
+
+_SEATS = range(N_SEATS)
+HAND_COLUMNS = (
+    ["seed", "deal", "game", "hand_no"]
+    + [f"hand{s}" for s in _SEATS]
+    + ["players", "dealer", "starter", "direction", "head", "knocker", "dark_knock",
+       "knock_card", "fool", "turns"]
+    + [f"opened{s}" for s in _SEATS]
+    + [f"table{s}" for s in _SEATS]
+    + [f"inhand{s}" for s in _SEATS]
+    + [f"penalty{s}" for s in _SEATS]
+    + [f"score{s}" for s in _SEATS]
+    + [f"layoffs{s}" for s in _SEATS]
+    + [f"total{s}" for s in _SEATS]
+)
+GAME_COLUMNS = ["seed", "game", "hands"] + [f"final{s}" for s in _SEATS] + ["winner"]

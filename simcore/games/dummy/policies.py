@@ -1,0 +1,213 @@
+"""Dummy policies.
+
+A play policy is a jitted function ``policy(kind, seat, hand, view, acts, n, st) -> int``
+that answers the index of its choice among the legal actions ``acts[:n]`` (``layout`` explains
+the action codes).  ``kind`` is the question (``layout.K_*``), ``hand`` the seat's own uint64
+mask, ``view`` the observation (``layout.V_*``: the spread pile in order, the table melds,
+who has opened, stock size, cards per hand; never another hand or the stock), ``st`` the
+policies' random stream.  A question with one legal answer is not asked.
+
+Built-in:
+- ``random``: uniform over the legal actions of every question.
+- ``heuristic``: takes from the pile when the meld is worth it (its points, less the taken cards
+  that would sit dead in hand, plus a bonus for opening, and always for a take that knocks),
+  lays every meld and lay-off once opened, knocks whenever it can (keeping its cheapest card
+  face down, a speto under speto_knock_100), never discards a speto, avoids discards that feed
+  a speto or the head card in the pile or that fit the table or the pile, and otherwise throws
+  its highest deadwood.
+"""
+
+import numba as nb
+import numpy as np
+
+from simcore.cards import bit, highest_bit, lowest_bit, popcount
+from simcore.melds import can_partition, meldable, spread_ranks
+from simcore.rng import below
+from simcore.games.dummy.layout import (
+    A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, K_ACQUIRE, K_PLAY, TAKE_SHIFT, V_FINAL,
+    V_HEAD, V_HEAD_IN_PILE, V_MELD0, V_N_MELDS, V_N_PILE, V_OPENED, V_PILE0, V_PILE_MASK,
+    V_SPETO100,
+)
+
+PLAY_POLICIES = {"random": 0, "heuristic": 1}
+USER_POLICY = -1
+
+OPEN_BONUS = 30     # the heuristic values opening (no doubled hand, melds from hand) this much
+TAKE_AT = 0         # and takes a non-opening pile meld scoring at least this
+
+_ONE = np.uint64(1)
+_ALL = np.uint64((1 << 52) - 1)
+_SPETOS = np.uint64(1 | (1 << 49))
+
+
+_LOW = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in range(8))) & ~_SPETOS
+_MID = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in range(8, 12))) & ~_SPETOS
+_ACE = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))
+
+
+@nb.njit(inline="always", cache=True)
+def _points(m):
+    """DM-7 values of a mask."""
+    m = np.uint64(m)
+    return (5 * popcount(m & _LOW) + 10 * popcount(m & _MID) + 15 * popcount(m & _ACE)
+            + 50 * popcount(m & _SPETOS))
+
+
+@nb.njit(inline="always", cache=True)
+def _near(x):
+    """DM-34's neighbourhood of card x."""
+    r = x % 13
+    m = spread_ranks(_ONE << np.uint64(r)) & ~bit(x)
+    for d in (-2, -1, 1, 2):
+        if 0 <= r + d <= 12:
+            m |= bit(x + d)
+    return m
+
+
+@nb.njit(cache=True)
+def _fits_table(c, view):
+    for j in range(view[V_N_MELDS]):
+        m = np.uint64(view[V_MELD0 + j])
+        lo = lowest_bit(m)
+        if (m & spread_ranks(_ONE << np.uint64(lo % 13))) == m:
+            if popcount(m) == 3 and c % 13 == lo % 13:
+                return True
+        elif c // 13 == lo // 13:
+            hi = highest_bit(m)
+            if (c == lo - 1 and lo % 13 > 0) or (c == hi + 1 and hi % 13 < 12):
+                return True
+    return False
+
+
+@nb.njit(cache=True)
+def random_policy(kind, seat, hand, view, acts, n, st):
+    return below(st, n)
+
+
+@nb.njit(cache=True)
+def _can_knock_after(rest):
+    if popcount(rest) <= 1:
+        return True
+    o = rest
+    while o:
+        c = lowest_bit(o)
+        o &= o - _ONE
+        if can_partition(rest & ~bit(c)):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _acquire(seat, hand, view, acts, n):
+    h = np.uint64(hand)
+    opened = (view[V_OPENED] >> seat) & 1
+    best = 0
+    best_score = -(1 << 30)
+    n_pile = view[V_N_PILE]
+    for i in range(n):
+        a = acts[i]
+        if a < 0:
+            continue
+        d = a >> TAKE_SHIFT
+        meld = np.uint64(a) & _ALL
+        taken = np.uint64(0)
+        for k in range(d, n_pile):
+            taken |= bit(view[V_PILE0 + k])
+        rest = (h | taken) & ~meld
+        extra = taken & ~meld
+        dead = extra & ~meldable(rest)
+        score = _points(meld) - _points(dead)
+        if not opened:
+            score += OPEN_BONUS
+        if popcount(rest) <= 9 and _can_knock_after(rest):
+            score += 1000
+        if score > best_score:
+            best_score = score
+            best = i
+    if view[V_FINAL]:
+        return best
+    if best_score >= TAKE_AT:
+        return best
+    return 0
+
+
+@nb.njit(cache=True)
+def _play(seat, hand, view, acts, n):
+    best = 0
+    best_score = -(1 << 30)
+    for i in range(n):
+        a = acts[i]
+        typ = a >> A_SHIFT
+        if typ == A_KNOCK:
+            c = a & 255
+            score = 100000 - _points(bit(c))
+            if view[V_SPETO100] and (bit(c) & _SPETOS):
+                score += 1000
+        elif typ == A_MELD:
+            score = 1000 + _points(np.uint64(a) & _ALL)
+        elif typ == A_LAYOFF:
+            score = 500 + _points(bit(a & 255))
+        else:
+            score = 0
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@nb.njit(cache=True)
+def _discard(seat, hand, view, acts, n):
+    h = np.uint64(hand)
+    melded = meldable(h)
+    pile = np.uint64(view[V_PILE_MASK])
+    danger = np.uint64(0)
+    if view[V_HEAD_IN_PILE]:
+        danger |= _near(view[V_HEAD])
+    sp = pile & _SPETOS
+    while sp:
+        x = lowest_bit(sp)
+        sp &= sp - _ONE
+        danger |= _near(x)
+    best = 0
+    best_score = -(1 << 30)
+    for i in range(n):
+        c = acts[i]
+        cb = bit(c)
+        score = _points(cb) * 4
+        if melded & cb:
+            score -= 400
+        partner = spread_ranks(_ONE << np.uint64(c % 13))
+        if c % 13 < 12:
+            partner |= bit(c + 1)
+        if c % 13 > 0:
+            partner |= bit(c - 1)
+        if partner & h & ~cb:  # half a meld
+            score -= 30
+        if cb & _SPETOS:
+            score -= 1000
+        if cb & danger:
+            score -= 200
+        if _fits_table(c, view):
+            score -= 100
+        if meldable(pile | cb) & cb:
+            score -= 100
+        if score > best_score or (score == best_score and c > acts[best]):
+            best_score = score
+            best = i
+    return best
+
+
+@nb.njit(cache=True)
+def heuristic_policy(kind, seat, hand, view, acts, n, st):
+    if kind == K_ACQUIRE:
+        return _acquire(seat, hand, view, acts, n)
+    if kind == K_PLAY:
+        return _play(seat, hand, view, acts, n)
+    return _discard(seat, hand, view, acts, n)
+
+
+@nb.njit(cache=True)
+def builtin_play(policy, kind, seat, hand, view, acts, n, st):
+    if policy == 1:
+        return heuristic_policy(kind, seat, hand, view, acts, n, st)
+    return random_policy(kind, seat, hand, view, acts, n, st)
