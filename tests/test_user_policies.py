@@ -1,4 +1,4 @@
-"""User play policies (jitted functions from a user's script) in Spades and Gin Rummy.
+"""User play policies (jitted functions from a user's script) in Spades, Gin Rummy and Dummy.
 
 A user policy that calls the built-in random policy must give exactly the rows of the built-in
 ``random`` run: the kernels compiled around it (``simcore.games.base.UserKernels``) run the
@@ -13,12 +13,14 @@ import pytest
 
 import simcore
 from simcore.errors import SimcoreError
+from simcore.games.dummy import policies as dummy
 from simcore.games.gin_rummy import policies as gin
 from simcore.games.spades import policies as spades
 
 DEALS = 300
 SPADES_RANDOM = spades.PLAY_POLICIES["random"]
 GIN_RANDOM = gin.PLAY_POLICIES["random"]
+DUMMY_RANDOM = dummy.PLAY_POLICIES["random"]
 
 
 @nb.njit
@@ -28,6 +30,11 @@ def spades_random(seat, hand, legal, view, st):
     if seat == 3:
         return 52
     return spades.builtin_play(SPADES_RANDOM, seat, hand, legal, view, st)
+
+
+@nb.njit
+def dummy_random(kind, seat, hand, view, acts, n, st):
+    return dummy.builtin_play(DUMMY_RANDOM, kind, seat, hand, view, acts, n, st)
 
 
 @nb.njit
@@ -44,11 +51,14 @@ def rows(game, policy):
     return simcore.simulate(game, DEALS, seed=6, policy=policy).hands().collect()
 
 
-@pytest.mark.parametrize("game, fn", [("spades", spades_random), ("gin-rummy", gin_random)])
+@pytest.mark.parametrize("game, fn", [("spades", spades_random), ("gin-rummy", gin_random),
+                                      ("dummy", dummy_random)])
 def test_user_policy_calling_builtin_random_gives_the_random_rows(game, fn):
     # Spades bids by each seat's play policy unless told: pin the bid so only play differs
     pinned = {"bid": "random"} if game == "spades" else {}
     user = {1: fn, 0: "random", 2: "random", 3: "random"} if game == "spades" else {1: fn, 0: "random"}
+    if game == "dummy":  # four players by default
+        user |= {2: "random", 3: "random"}
     builtin = {s: "random" for s in user}
     assert rows(game, user | pinned).equals(rows(game, builtin | pinned))
 

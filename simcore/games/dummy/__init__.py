@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from simcore.errors import SimcoreError
-from simcore.games.base import Game, PolicyChoice, frame_from_records
+from simcore.games.base import Game, PolicyChoice, UserKernels, frame_from_records
 from simcore.games.dummy import engine, layout
 from simcore.games.dummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.dummy.policies import PLAY_POLICIES, USER_POLICY, builtin_play
@@ -18,7 +18,7 @@ from simcore.games.dummy.rules import Rules
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
-_user_kernels: dict[tuple, tuple] = {}
+_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY)
 
 USER_POLICY_DOC = """A Dummy play policy is a jitted function
     policy(kind, seat, hand, view, acts, n, st) -> int
@@ -31,20 +31,7 @@ def _kernels(choice: PolicyChoice):
     """The cached built-in kernels, or kernels compiled for this run's user policy."""
     if not choice.user:
         return _hands_kernel, _games_kernel
-    key = tuple(sorted((s, id(f)) for s, f in choice.user.items()))
-    if key not in _user_kernels:
-        if len({id(f) for f in choice.user.values()}) > 1:
-            raise SimcoreError("one user play policy per run is supported (give it to several seats)")
-        fn = next(iter(choice.user.values()))
-
-        @nb.njit
-        def play(policy, kind, seat, hand, view, acts, n, st):
-            if policy == USER_POLICY:
-                return fn(kind, seat, hand, view, acts, n, st)
-            return builtin_play(policy, kind, seat, hand, view, acts, n, st)
-
-        _user_kernels[key] = tuple(nb.njit(parallel=True, nogil=True)(k) for k in with_play(play))
-    return _user_kernels[key]
+    return _user_kernels(choice)
 
 
 def _n_blocks(count: int) -> int:
