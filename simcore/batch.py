@@ -190,6 +190,10 @@ def spec_from_identity(identity: dict[str, Any]) -> _Spec:
 
 
 def _set_threads(threads):
+    # Threads take the kernels' blocks one at a time (dynamic scheduling): while the writer
+    # thread encodes the previous part it slows one of them, and a static split would leave
+    # the other waiting for it at the end of every chunk.
+    numba.set_parallel_chunksize(1)
     if threads is None:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
         return

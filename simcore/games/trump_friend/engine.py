@@ -34,7 +34,8 @@ from simcore.games.trump_friend.layout import (
     VIEW_SIZE,
     public_mask,
 )
-from simcore.games.trump_friend.policies import builtin_play, card_points, choose_friend, choose_trump
+from simcore.games.trump_friend.policies import (builtin_play, card_points, choose_friend, choose_trump,
+                                                 random_card)
 
 _ALL = np.uint64((1 << 52) - 1)
 
@@ -117,7 +118,8 @@ def play_round(pst, hands, trick, declarer, trump, friend_card, policies, view, 
     ``hands`` are consumed.  ``view`` is what policies see; the engine never reads it back
     (a policy may scribble on it), keeping the trick's cards in its own ``trick`` array.
     The view is kept up only when some seat's policy reads it (every policy but ``random``,
-    id 0, does); the random policy never looks, and skipping the upkeep saves a fifth of its time.
+    id 0, does).  When every seat plays ``random`` the round draws its cards directly, with
+    neither the view nor the policy dispatch (a tenth of the round's time).
     Returns the seat that played the friend card, -1 if nobody did, -2 on an illegal play.
     """
     keep_view = False
@@ -141,9 +143,12 @@ def play_round(pst, hands, trick, declarer, trump, friend_card, policies, view, 
             legal = hand if i == 0 else follow_mask(hand, led_suit)  # TF-7
             if keep_view:
                 view[V_NPLAYED] = i
-            card = play(policies[seat], seat, hand, legal, view, pst)
-            if card < 0 or card > 51 or not (legal & bit(card)):
-                return -2  # an illegal choice (only a user policy can make one)
+            if keep_view:
+                card = play(policies[seat], seat, hand, legal, view, pst)
+                if card < 0 or card > 51 or not (legal & bit(card)):
+                    return -2  # an illegal choice (only a user policy can make one)
+            else:  # every seat random: the same draw as random_play, without the dispatch
+                card = random_card(legal, pst)
             if i == 0:
                 led_suit = card // 13
             hands[seat] = hand & ~bit(card)
