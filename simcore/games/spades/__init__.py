@@ -84,10 +84,13 @@ def _log_arrays(rows: int, log_plays: bool):
 
 
 def _row_arrays(rows: int, game_mode: bool, log_plays: bool):
+    """The kernels' output arrays.  Per-seat and per-side values are (rows, field, k) views
+    of (field, k, rows) arrays: the kernels index them by row, and every column is contiguous,
+    so building the polars frame copies nothing (a serial copy would cap 2-thread scaling)."""
     out = np.zeros(rows, layout.GAME_HAND_ROW if game_mode else layout.HAND_ROW)
-    seat_hands = np.zeros((rows, layout.N_SEAT_HANDS, layout.N_SEATS), np.uint64)
-    seat_values = np.zeros((rows, layout.N_SEAT_VALUES, layout.N_SEATS), np.int8)
-    side_values = np.zeros((rows, layout.N_SIDE_VALUES, 2), np.int32)
+    seat_hands = np.zeros((layout.N_SEAT_HANDS, layout.N_SEATS, rows), np.uint64).transpose(2, 0, 1)
+    seat_values = np.zeros((layout.N_SEAT_VALUES, layout.N_SEATS, rows), np.int8).transpose(2, 0, 1)
+    side_values = np.zeros((layout.N_SIDE_VALUES, 2, rows), np.int32).transpose(2, 0, 1)
     return (out, seat_hands, seat_values, side_values, *_log_arrays(rows, log_plays))
 
 
