@@ -532,6 +532,25 @@ def build_parser():
     return parser
 
 
+def busy_cores(seconds: float = 1.0) -> float | None:
+    """Cores' worth of CPU time spent by anything over the next ``seconds`` (Linux
+    /proc/stat; None elsewhere)."""
+    def sample():
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+        return sum(fields), idle
+    try:
+        total0, idle0 = sample()
+        time.sleep(seconds)
+        total1, idle1 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    if total1 == total0:
+        return None
+    return (1 - (idle1 - idle0) / (total1 - total0)) * (os.cpu_count() or 1)
+
+
 def main(argv=None, out=sys.stdout) -> Table:
     args = build_parser().parse_args(argv)
     skip = set(parse_list(args.skip)) | ({"peers"} if args.skip_peers else set())
@@ -562,10 +581,13 @@ def main(argv=None, out=sys.stdout) -> Table:
     threads = [1, 2] if nb.config.NUMBA_NUM_THREADS >= 2 else [1]
     command = " ".join(["python scripts/bench.py", *(argv if argv is not None else sys.argv[1:])])
     load = os.getloadavg()[0]  # before this run adds its own
+    busy = busy_cores()  # the load average trails by minutes; this is the last second
     table = Table(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
                   f"Python {platform.python_version()}, numba {nb.__version__}.  Command: `{command}`.  "
-                  f"Load average before the run: {load:.2f}"
-                  + (" (a busy machine: these are not idle-machine figures)." if load > 0.5 else "."), out)
+                  f"Load average before the run: {load:.2f}; cores busy in the second before it: "
+                  + ("unknown" if busy is None else f"{busy:.2f}")
+                  + (" (a busy machine: these are not idle-machine figures)."
+                     if (busy if busy is not None else load) > 0.5 else "."), out)
     with_tf = "trump-friend" in names
     bare = bare_step(table, sizes, threads, args.repeats) if with_tf and "bare" in steps else {}
     for name in names:
