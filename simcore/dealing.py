@@ -180,6 +180,12 @@ def conditions_hold(conds, weights, masks, roles):
 
 
 @nb.njit(cache=True)
+def is_constrained(fixed, conds):
+    """Whether a filter fixes any card or sets any condition (else engines deal as usual)."""
+    return conds.shape[0] > 0 or (fixed != 0).any()
+
+
+@nb.njit(cache=True)
 def attempt_key(seed, a, b, attempt):
     """The stream of attempt ``attempt`` of the deal whose ordinary stream is (seed, a, b, 0)."""
     if attempt == 0:

@@ -9,7 +9,7 @@ game mode alike): the game package jits it with the built-in policies (cached on
 import numba as nb
 import numpy as np
 
-from simcore.dealing import SHUFFLE_SINGLE, deal_constrained
+from simcore.dealing import SHUFFLE_SINGLE, deal_constrained, is_constrained
 from simcore.games.base import rebind
 from simcore.rng import GOLDEN, stream_key
 from simcore.tricks import follow_mask, trick_winner
@@ -358,7 +358,7 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, s
     order = np.empty(N_CARDS, np.int64)
     masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
     roles = np.zeros(1, np.int64)
-    constrained = conds.shape[0] > 0 or (fixed != 0).any()
+    constrained = is_constrained(fixed, conds)
     lo, hi = block_range(b, n, n_blocks)
     for g in range(lo, hi):
         if capped[0]:

@@ -9,7 +9,7 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import bit
-from simcore.dealing import SHUFFLE_PAIRED, deal_constrained
+from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
 from simcore.games.base import rebind
 from simcore.melds import GIN_PLANES, MAX_MELDS, from_sequence, gin_deadwood, knock_result, \
     to_sequence
@@ -382,7 +382,7 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, fixe
         res = np.empty(16, np.int64)
         masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
         roles = np.zeros(1, np.int64)
-        constrained = conds.shape[0] > 0 or (fixed != 0).any()
+        constrained = is_constrained(fixed, conds)
         lo, hi = block_range(b, n, n_blocks)
         for i in range(lo, hi):
             if capped[0]:
@@ -438,7 +438,7 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
         won = np.zeros(2, np.int64)
         masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
         roles = np.zeros(1, np.int64)
-        constrained = conds.shape[0] > 0 or (fixed != 0).any()
+        constrained = is_constrained(fixed, conds)
         lo, hi = block_range(b, n, n_blocks)
         for g in range(lo, hi):
             if capped[0]:

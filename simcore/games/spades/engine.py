@@ -9,7 +9,7 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS, bit
-from simcore.dealing import SHUFFLE_PAIRED, deal_constrained
+from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
 from simcore.games.base import rebind
 from simcore.rng import below, policy_key, shuffle, stream_key
 from simcore.tricks import beats, follow_mask
@@ -401,7 +401,7 @@ def hands_block(seed, start, lo, hi, out, seat_hands, seat_values, side_values, 
     order = np.empty(52, np.int64)
     masks = np.empty(N_SEATS, np.uint64)
     roles = np.zeros(1, np.int64)
-    constrained = conds.shape[0] > 0 or (fixed != 0).any()
+    constrained = is_constrained(fixed, conds)
     bad = 0
     for i in range(lo, hi):
         if capped[0]:
@@ -449,7 +449,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands, sea
     order = np.empty(52, np.int64)
     masks = np.empty(N_SEATS, np.uint64)
     roles = np.zeros(1, np.int64)
-    constrained = conds.shape[0] > 0 or (fixed != 0).any()
+    constrained = is_constrained(fixed, conds)
     bad = 0
     for g in range(lo, hi):
         if capped[0]:

@@ -10,7 +10,7 @@ import numpy as np
 
 from simcore.games.base import rebind
 from simcore.cards import SUIT_BITS, bit, highest_bit, suit_mask
-from simcore.dealing import SHUFFLE_PAIRED, deal_constrained
+from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
 from simcore.rng import below, policy_key, shuffle, stream_key
 from simcore.tricks import follow_mask, trick_winner
 from simcore.games.trump_friend.layout import (
@@ -264,6 +264,18 @@ def block_range(b, n, n_blocks):
     return b * size, min(n, (b + 1) * size)
 
 
+@nb.njit(cache=True)
+def block_scratch():
+    """A block's working arrays: the deal's and the policies' streams, the deck, the trick,
+    hands (+ kitty), the public view, points and deltas per seat, and constrained dealing's
+    order, slot masks and roles."""
+    return (np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.empty(52, np.int64),
+            np.empty(N_SEATS, np.int64), np.empty(N_SEATS + 1, np.uint64),
+            np.empty(VIEW_SIZE, np.int64), np.empty(N_SEATS, np.int64),
+            np.empty(N_SEATS, np.int64), np.empty(52, np.int64),
+            np.empty(N_SEATS + 1, np.uint64), np.zeros(1, np.int64))
+
+
 # The parallel kernels only split the rows into blocks; each block runs in a separate, cached,
 # non-inlined function.  Keeping the game logic out of the prange body keeps Numba's parfor
 # passes on a small function: with everything inlined into the parallel loop a cold compile
@@ -276,18 +288,8 @@ def hands_block(b, n_blocks, seed, start, out, dealt, seat_values, first, rules_
                 attempts, bad):
     """Hand rows of block b (``bad[b, 0]`` counts illegal plays; ``bad[b, 2]`` = deal id + 1
     of a deal no attempt could constrain)."""
-    st = np.zeros(1, np.uint64)
-    pst = np.zeros(1, np.uint64)
-    deck = np.empty(52, np.int64)
-    trick = np.empty(N_SEATS, np.int64)
-    hands = np.empty(N_SEATS + 1, np.uint64)
-    view = np.empty(VIEW_SIZE, np.int64)
-    points = np.empty(N_SEATS, np.int64)
-    delta = np.empty(N_SEATS, np.int64)
-    order = np.empty(52, np.int64)
-    masks = np.empty(N_SEATS + 1, np.uint64)
-    roles = np.zeros(1, np.int64)
-    constrained = conds.shape[0] > 0 or (fixed != 0).any()
+    st, pst, deck, trick, hands, view, points, delta, order, masks, roles = block_scratch()
+    constrained = is_constrained(fixed, conds)
     lo, hi = block_range(b, out.shape[0], n_blocks)
     for i in range(lo, hi):
         k = start + i
@@ -321,19 +323,9 @@ def games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values
                 record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
                 policies, plays, winners, fixed, conds, weights, attempts, bad):
     """The games of block b; see ``games_kernel``."""
-    st = np.zeros(1, np.uint64)
-    pst = np.zeros(1, np.uint64)
-    deck = np.empty(52, np.int64)
-    trick = np.empty(N_SEATS, np.int64)
-    hands = np.empty(N_SEATS + 1, np.uint64)
-    view = np.empty(VIEW_SIZE, np.int64)
-    points = np.empty(N_SEATS, np.int64)
-    delta = np.empty(N_SEATS, np.int64)
+    st, pst, deck, trick, hands, view, points, delta, order, masks, roles = block_scratch()
+    constrained = is_constrained(fixed, conds)
     totals = np.zeros(N_SEATS, np.int64)
-    order = np.empty(52, np.int64)
-    masks = np.empty(N_SEATS + 1, np.uint64)
-    roles = np.zeros(1, np.int64)
-    constrained = conds.shape[0] > 0 or (fixed != 0).any()
     lo, hi = block_range(b, games.shape[0], n_blocks)
     for g in range(lo, hi):
         game = start + g
