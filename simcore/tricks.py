@@ -88,13 +88,19 @@ def trick_winner_at(cards, start, n, trump):
     """Position (0..n-1) of the winning card among ``cards[start:start+n]``, the first led.
 
     Engines keep the current trick inside a larger state array; indexing at an offset avoids
-    a slice, whose reference counting costs more than the comparison itself.
+    a slice, whose reference counting costs more than the comparison itself.  Branch-free:
+    each card gets the key trump > led suit > other, then strength, with its position in the
+    low bits, and the largest key wins (the same winner as comparing with ``beats``; the
+    unpredictable compare-and-branch cost more than the rest of the trick).
     """
-    best = 0
-    for i in range(1, n):
-        if beats(cards[start + i], cards[start + best], trump):
-            best = i
-    return best
+    led = cards[start] // 13
+    best = np.int64(0)
+    for i in range(n):
+        c = cards[start + i]
+        s = c // 13
+        key = ((np.int64(s == trump) * 64 + np.int64(s == led) * 32 + c % 13) << 4) + i
+        best = max(best, key)
+    return best & 15
 
 
 @nb.njit(inline="always", cache=True)

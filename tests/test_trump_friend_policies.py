@@ -50,3 +50,36 @@ def test_highest_friend_is_the_best_trump_not_held():
     friend = policies.choose_friend(0, hand, 3, st)
     assert layout.TO_PUBLIC[friend] == simcore.cards.parse_card("2S")
     assert policies.choose_friend(1, hand, 3, st) == -1
+
+
+# ---------------------------------------------------------------- bit-parallel helpers vs plain loops
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from simcore.tricks import beats  # noqa: E402
+
+
+@given(st.integers(0, 51), st.integers(0, 4), st.integers(0, 2**52 - 1))
+@settings(max_examples=300)
+def test_beaters_are_the_cards_that_beat_the_best(best, trump, legal):
+    expected = sum(1 << c for c in range(52) if legal >> c & 1 and beats(c, best, trump))
+    assert int(np.uint64(legal) & policies._beaters(best, trump)) == expected
+
+
+@given(st.integers(1, 2**52 - 1))
+@settings(max_examples=300)
+def test_lowest_rank_card_is_the_lowest_rank_then_lowest_suit(pool):
+    cards = [c for c in range(52) if pool >> c & 1]
+    assert policies.lowest_rank_card(np.uint64(pool)) == min(cards, key=lambda c: (c % 13, c // 13))
+
+
+@given(st.integers(0, 2**13 - 1))
+def test_rank_sum_adds_the_set_ranks(mask):
+    assert policies.rank_sum(np.uint64(mask)) == sum(r for r in range(13) if mask >> r & 1)
+
+
+@given(st.integers(0, 51))
+def test_card_points_follow_tf11(c):
+    rank = layout.TO_PUBLIC[c] % 13  # public rank: 2 -> 0 ... A -> 12
+    assert policies.card_points(c) == {12: 2, 11: 1, 10: 1, 9: 1}.get(rank, 0)
