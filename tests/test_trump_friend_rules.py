@@ -487,13 +487,17 @@ def check_policy_inputs(row, calls):
 
 
 def test_random_policy_rounds_skip_the_view_and_play_the_same_cards(harness):
-    """With every seat on ``random`` (id 0) the engine does not keep the view up (no policy
-    reads it); the cards played, winners and scores are exactly those of a view-keeping run."""
-    for k in range(40):
-        kept, _ = harness(516, k, k % 5, k % 3)
-        skipped, calls = harness(516, k, k % 5, k % 3, policies=(0,) * 5)
-        assert skipped == kept
-        assert not calls[:, 4:].any()  # the view the policies got was never filled
+    """With every seat on ``random`` (id 0) the engine plays ``play_round_random``: no view,
+    no dispatch, branch-free winners and points; the cards played, winners and scores are
+    exactly those of a view-keeping run with the same draws (every trump and friend call,
+    the friend card in the kitty or the declarer's hand included)."""
+    for k in range(300):
+        friend_policy = [0, 1, 2, OWN_CARD][k % 4]
+        kept, _ = harness(516, k, k % 5, friend_policy, trump_policy=k % 4)
+        skipped, calls = harness(516, k, k % 5, friend_policy, trump_policy=k % 4,
+                                 policies=(0,) * 5)
+        assert skipped == kept, k
+        assert calls.shape[0] == 0  # no policy was called, so nothing saw a view
 
 
 def test_tf5_5_policy_receives_only_its_hand_and_public_information(harness):

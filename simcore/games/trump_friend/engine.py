@@ -9,17 +9,19 @@ import numba as nb
 import numpy as np
 
 from simcore.games.base import rebind
-from simcore.cards import SUIT_BITS, bit, highest_bit, suit_mask
+from simcore.cards import SUIT_BITS, bit, highest_bit, popcount, suit_mask
 from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
 from simcore.rng import below, policy_key, shuffle, stream_key
 from simcore.tricks import follow_mask, trick_winner
 from simcore.games.trump_friend.layout import (
     N_SEATS,
     N_TRICKS,
+    ONE_POINT,
     SV_DELTA,
     SV_POINTS,
     SV_TOTAL,
     TO_PUBLIC,
+    TWO_POINTS,
     V_DECLARER,
     V_FRIEND_CARD,
     V_FRIEND_SEAT,
@@ -117,46 +119,33 @@ def play_round(pst, hands, trick, declarer, trump, friend_card, policies, view, 
 
     ``hands`` are consumed.  ``view`` is what policies see; the engine never reads it back
     (a policy may scribble on it), keeping the trick's cards in its own ``trick`` array.
-    The view is kept up only when some seat's policy reads it (every policy but ``random``,
-    id 0, does).  When every seat plays ``random`` the round draws its cards directly, with
-    neither the view nor the policy dispatch (a tenth of the round's time).
     Returns the seat that played the friend card, -1 if nobody did, -2 on an illegal play.
     """
-    keep_view = False
-    for s in range(N_SEATS):
-        keep_view |= policies[s] != 0
     for s in range(N_SEATS):
         points[s] = 0
     friend_seat = -1
     leader = (declarer + 1) % N_SEATS  # TF-6
     k = 0
-    if keep_view:
-        start_view(view, declarer, trump, friend_card)
+    start_view(view, declarer, trump, friend_card)
     for t in range(N_TRICKS):
-        if keep_view:
-            view[V_TRICK] = t
-            view[V_LEADER] = leader
+        view[V_TRICK] = t
+        view[V_LEADER] = leader
         led_suit = -1
         for i in range(N_SEATS):
             seat = (leader + i) % N_SEATS
             hand = hands[seat]
             legal = hand if i == 0 else follow_mask(hand, led_suit)  # TF-7
-            if keep_view:
-                view[V_NPLAYED] = i
-            if keep_view:
-                card = play(policies[seat], seat, hand, legal, view, pst)
-                if card < 0 or card > 51 or not (legal & bit(card)):
-                    return -2  # an illegal choice (only a user policy can make one)
-            else:  # every seat random: the same draw as random_play, without the dispatch
-                card = random_card(legal, pst)
+            view[V_NPLAYED] = i
+            card = play(policies[seat], seat, hand, legal, view, pst)
+            if card < 0 or card > 51 or not (legal & bit(card)):
+                return -2  # an illegal choice (only a user policy can make one)
             if i == 0:
                 led_suit = card // 13
             hands[seat] = hand & ~bit(card)
             trick[i] = card
             if card == friend_card:
                 friend_seat = seat
-            if keep_view:
-                show_card(view, i, card, seat, friend_card)
+            show_card(view, i, card, seat, friend_card)
             if plays.shape[0] > 0:
                 plays[row, k] = TO_PUBLIC[card]
             k += 1
@@ -165,12 +154,51 @@ def play_round(pst, hands, trick, declarer, trump, friend_card, policies, view, 
         for i in range(N_SEATS):
             p += card_points(trick[i])
         points[winner] += p
-        if keep_view:
-            view[V_POINTS + winner] = points[winner]
+        view[V_POINTS + winner] = points[winner]
         if winners.shape[0] > 0:
             winners[row, t] = winner
         leader = winner  # TF-9
     return friend_seat
+
+
+@nb.njit(inline="always", cache=True)
+def play_round_random(pst, hands, declarer, trump, points, plays, winners, row):
+    """``play_round`` when every seat plays the built-in ``random`` policy (id 0): the same
+    draws, so the same cards, winners and points (tests check it), without the public view
+    (``random`` never reads it) or the policy dispatch.  The trick's winner is the largest
+    key (strength, +16 in the led suit, +32 in trump; TF-8) and its points come from the
+    trick's mask (TF-11), both without a branch.  The friend card is played by whoever was
+    dealt it, so the caller knows the friend's seat without watching the cards."""
+    for s in range(N_SEATS):
+        points[s] = 0
+    log = plays.shape[0] > 0
+    leader = (declarer + 1) % N_SEATS  # TF-6
+    for t in range(N_TRICKS):
+        hand = hands[leader]
+        card = random_card(hand, pst)
+        hands[leader] = hand & ~bit(card)
+        led = card // 13
+        led_bits = SUIT_BITS << np.uint64(13 * led)
+        best = (card % 13 + 16 + 32 * np.int64(led == trump)) << 3  # position 0 in the low bits
+        taken = bit(card)
+        if log:
+            plays[row, N_SEATS * t] = TO_PUBLIC[card]
+        for i in range(1, N_SEATS):
+            seat = (leader + i) % N_SEATS
+            hand = hands[seat]
+            same = hand & led_bits
+            card = random_card(same if same else hand, pst)  # TF-7
+            hands[seat] = hand & ~bit(card)
+            cs = card // 13
+            best = max(best, ((card % 13 + 16 * np.int64(cs == led) + 32 * np.int64(cs == trump)) << 3) + i)
+            taken |= bit(card)
+            if log:
+                plays[row, N_SEATS * t + i] = TO_PUBLIC[card]
+        winner = (leader + (best & 7)) % N_SEATS  # TF-8
+        points[winner] += 2 * popcount(taken & TWO_POINTS) + popcount(taken & ONE_POINT)
+        if winners.shape[0] > 0:
+            winners[row, t] = winner
+        leader = winner  # TF-9
 
 
 @nb.njit(inline="always", cache=True)
@@ -228,8 +256,13 @@ def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal
         for s in range(N_SEATS):
             if hands[s] & bit(friend):
                 friend_holder = s
-    if play_round(pst, hands, trick, declarer, trump, friend, policies, view, points, plays,
-                  winners, log_row) == -2:
+    all_random = True
+    for s in range(N_SEATS):
+        all_random &= policies[s] == 0
+    if all_random:
+        play_round_random(pst, hands, declarer, trump, points, plays, winners, log_row)
+    elif play_round(pst, hands, trick, declarer, trump, friend, policies, view, points, plays,
+                    winners, log_row) == -2:
         return False
     team_friend = friend_holder if friend_holder != declarer else -1
     d, o = score(points, declarer, team_friend, friend < 0, delta)

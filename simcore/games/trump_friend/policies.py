@@ -256,18 +256,17 @@ def choose_trump(policy, hand, st):
         return NO_TRUMP
     if policy == 3:
         return below(st, 5)
-    best = 0
-    best_key = -1
+    # longest: length first, rank total breaks ties; strongest: the rank total.  The lowest
+    # suit wins a full tie: each key carries 3 - suit in its low bits, and the largest wins.
+    length_weight = 1000 if policy == 0 else 1
+    strength_weight = 1 if policy == 0 else 100
+    best = np.int64(0)
     for s in range(4):
         m = suit_mask(hand, s)
         length = popcount(m)
         strength = rank_sum(m) + length  # ranks counted from 1
-        # longest: length first, rank total breaks ties; strongest: the rank total
-        key = length * 1000 + strength if policy == 0 else strength * 100 + length
-        if key > best_key:
-            best_key = key
-            best = s
-    return best
+        best = max(best, (length * length_weight + strength * strength_weight) * 4 + 3 - s)
+    return 3 - (best & 3)
 
 
 @nb.njit(inline="always", cache=True)
