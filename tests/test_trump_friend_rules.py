@@ -376,21 +376,22 @@ def harness():
              policies=(RECORDER,) * 5):
         deal_st = np.array([stream_key(np.uint64(seed), np.uint64(deal_id), 0, 0)], np.uint64)
         st = np.zeros(2 + 50 * REC, np.uint64)  # the policies' stream, then the records
-        out = np.zeros(1, layout.HAND_ROW)
-        dealt = np.zeros((1, 5), np.uint64)
+        small = np.zeros((1, layout.N_SMALL), np.int8)
+        wide = np.zeros((1, layout.N_WIDE), np.uint64)
         values = np.zeros((1, layout.N_SEAT_VALUES, 5), np.int16)
         plays = np.zeros((1, 50), np.uint8)
         winners = np.zeros((1, 10), np.int8)
         ok = record_fn(deal_st, st, np.zeros(52, np.int64), np.zeros(5, np.uint64),
                        np.zeros(5, np.int64), np.zeros(layout.VIEW_SIZE, np.int64), np.zeros(5, np.int64),
                        np.zeros(5, np.int64), np.uint64(seed), np.uint64(deal_id), declarer,
-                       allow_own, trump_policy, friend_policy, np.array(policies, np.int64), out,
-                       dealt, values, 0, plays, winners, 0, False)
+                       allow_own, trump_policy, friend_policy, np.array(policies, np.int64), small,
+                       wide, values, 0, plays, winners, 0, False)
         assert ok
-        rec = out[0]
-        row = {name: rec[name].item() for name in layout.HAND_ROW.names}
+        row = {name: int(small[0, k]) for k, name in enumerate(layout.SMALL_COLUMNS)}
+        row |= {name: bool(row[name]) for name in layout.BOOL_COLUMNS}
+        row |= {name: int(wide[0, k]) for k, name in enumerate(layout.WIDE_COLUMNS)
+                if name not in ("game", "hand_no")}
         for s in SEATS:
-            row[f"hand{s}"] = int(dealt[0, s])
             row[f"points{s}"] = int(values[0, layout.SV_POINTS, s])
             row[f"delta{s}"] = int(values[0, layout.SV_DELTA, s])
         row["plays"] = plays[0].tolist()

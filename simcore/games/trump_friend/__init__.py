@@ -71,22 +71,36 @@ def _check(bad: np.ndarray):
         raise SimcoreError(f"{int(bad[:, 1].sum())} games were still running after 65,535 rounds")
 
 
-def _seat_arrays(rows: int, game_mode: bool):
-    """Per-seat outputs, (rows, k) views of (k, rows) arrays: the kernels index them by row,
-    and each seat's column is contiguous, so polars takes it without a copy."""
-    dealt = np.zeros((5, rows), np.uint64).T
+def _row_arrays(rows: int, game_mode: bool):
+    """The kernels' hand-row outputs: ``small`` (int8), ``wide`` (uint64) and ``seat_values``
+    (int16), each a (rows, ...) view of an array whose last axis is the row, so every column
+    is contiguous and polars takes it without a copy (layout.WIDE_COLUMNS, SMALL_COLUMNS)."""
+    small = np.zeros((layout.N_SMALL, rows), np.int8).T
+    wide = np.zeros((layout.N_WIDE, rows), np.uint64).T
     seat_values = np.zeros((layout.N_SEAT_VALUES if game_mode else 2, 5, rows), np.int16)
-    return dealt, seat_values.transpose(2, 0, 1)
+    return small, wide, seat_values.transpose(2, 0, 1)
 
 
-def _hand_frame(out, dealt, seat_values, plays, winners, log_plays, game_mode):
+def _hand_frame(small, wide, seat_values, plays, winners, log_plays, game_mode):
     by_field = seat_values.transpose(1, 2, 0)  # (field, seat, row), C-contiguous
-    seat = {"hand": dealt, "points": by_field[layout.SV_POINTS].astype(np.int8).T,
-            "delta": by_field[layout.SV_DELTA].T}
+    columns = {name: small[:, k] for k, name in enumerate(layout.SMALL_COLUMNS)}
+    for name in layout.BOOL_COLUMNS:
+        columns[name] = columns[name].view(np.bool_)
+    columns |= {name: wide[:, k] for k, name in enumerate(layout.WIDE_COLUMNS)}
     if game_mode:
-        seat["total"] = by_field[layout.SV_TOTAL].T
-    lists = {"plays": plays, "trick_winners": winners} if log_plays else None
-    return frame_from_records(out, seat, lists, order=layout.HAND_COLUMNS)
+        columns["hand_no"] = columns["hand_no"].astype(np.uint16)
+    else:
+        del columns["game"], columns["hand_no"]
+    for s in range(5):
+        columns[f"points{s}"] = by_field[layout.SV_POINTS, s].astype(np.int8)
+        columns[f"delta{s}"] = by_field[layout.SV_DELTA, s]
+        if game_mode:
+            columns[f"total{s}"] = by_field[layout.SV_TOTAL, s]
+    frame = pl.DataFrame({name: columns[name] for name in layout.HAND_COLUMNS if name in columns})
+    if log_plays:
+        frame = frame.with_columns(pl.Series("plays", plays).cast(pl.List(pl.UInt8)),
+                                   pl.Series("trick_winners", winners).cast(pl.List(pl.Int8)))
+    return frame
 
 
 # What-if decisions: each deal is played once per option, the option forced for the declarer.
@@ -128,15 +142,14 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
 def _play_hands(seed, start, count, common, choice, log_plays, deal_filter):
     hands_kernel, _ = _kernels(choice)
-    out = np.zeros(count, layout.HAND_ROW)
-    dealt, seat_values = _seat_arrays(count, False)
+    small, wide, seat_values = _row_arrays(count, False)
     plays, winners = _log_arrays(count, log_plays)
     attempts = np.zeros(count, np.int64)
     bad = np.zeros((_n_blocks(count), 3), np.int64)
-    hands_kernel(np.uint64(seed), np.int64(start), out, dealt, seat_values, *common, plays,
+    hands_kernel(np.uint64(seed), np.int64(start), small, wide, seat_values, *common, plays,
                  winners, *dealing.filter_arrays(LAYOUT, deal_filter), attempts, bad)
     _check(bad)
-    frame = _hand_frame(out, dealt, seat_values, plays, winners, log_plays, False)
+    frame = _hand_frame(small, wide, seat_values, plays, winners, log_plays, False)
     return with_attempts(frame, attempts, deal_filter)
 
 
@@ -157,22 +170,21 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     limit = (np.int64(rules.losing_line), rules.end_at == "exceed")
 
     def play(rows, offsets, record, log):
-        out = np.zeros(rows, layout.GAME_HAND_ROW)
-        dealt, seat_values = _seat_arrays(rows, True)
+        small, wide, seat_values = _row_arrays(rows, True)
         plays, winners = _log_arrays(rows, log)
         attempts = np.zeros(rows, np.int64)
-        games_kernel(np.uint64(seed), np.int64(start), games, finals, out, dealt, seat_values,
+        games_kernel(np.uint64(seed), np.int64(start), games, finals, small, wide, seat_values,
                      offsets, record, first, *limit, *decl, plays, winners, *filter_arrays,
                      attempts, bad)
         _check(bad)
-        return out, dealt, seat_values, plays, winners, attempts
+        return small, wide, seat_values, plays, winners, attempts
 
     play(blocks, np.zeros(count, np.int64), False, False)
     lengths = games["hands"].astype(np.int64)
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    out, dealt, seat_values, plays, winners, attempts = play(int(lengths.sum()), offsets, True,
-                                                            log_plays)
-    hands = with_attempts(_hand_frame(out, dealt, seat_values, plays, winners, log_plays, True),
+    small, wide, seat_values, plays, winners, attempts = play(int(lengths.sum()), offsets, True,
+                                                              log_plays)
+    hands = with_attempts(_hand_frame(small, wide, seat_values, plays, winners, log_plays, True),
                           attempts, deal_filter)
     top = finals.max(axis=1, keepdims=True)
     ranked = np.sort(np.where(finals == top, np.arange(5), 127), axis=1).astype(np.int8)

@@ -20,6 +20,14 @@ from simcore.games.trump_friend.layout import (
     SV_DELTA,
     SV_POINTS,
     SV_TOTAL,
+    S_DECLARER,
+    S_DEFENDER_POINTS,
+    S_FRIEND_CARD,
+    S_FRIEND_OWN,
+    S_FRIEND_SEAT,
+    S_TEAM_POINTS,
+    S_TRUMP,
+    S_WON,
     TO_PUBLIC,
     TWO_POINTS,
     V_DECLARER,
@@ -34,6 +42,12 @@ from simcore.games.trump_friend.layout import (
     V_TRICK_CARDS,
     V_TRUMP,
     VIEW_SIZE,
+    W_DEAL,
+    W_GAME,
+    W_HAND_NO,
+    W_HANDS,
+    W_KITTY,
+    W_SEED,
     public_mask,
 )
 from simcore.games.trump_friend.policies import (builtin_play, card_points, choose_friend, choose_trump,
@@ -227,10 +241,11 @@ def show_card(view, i, card, seat, friend_card):
 
 @nb.njit(inline="always", cache=True)
 def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal_id, declarer,
-                    rules_own, trump_policy, friend_policy, policies, out, dealt, seat_values,
+                    rules_own, trump_policy, friend_policy, policies, small, wide, seat_values,
                     row, plays, winners, log_row, predealt):
-    """Deal, declare, play and score one round; write row ``row`` of ``out``, ``dealt`` and
-    ``seat_values``.  Returns False if a policy made an illegal play (the row is incomplete).
+    """Deal, declare, play and score one round; write row ``row`` of ``small``, ``wide`` and
+    ``seat_values`` (the columns of ``layout``).  Returns False if a policy made an illegal
+    play (the row is incomplete).
     With ``predealt`` the hands are already in ``hands[:5]`` and the kitty in ``hands[5]``
     (``constrained_deal``).
 
@@ -238,11 +253,10 @@ def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal
     stream derived one way from it, so a policy's random state never gives back the deal.
     """
     pst[0] = policy_key(st[0])
-    rec = out[row]  # taken here, not passed in: an inlined record argument is a copy
     kitty = hands[KITTY_SLOT] if predealt else deal(st, deck, hands)
     for s in range(N_SEATS):
-        dealt[row, s] = public_mask(hands[s])
-    rec.kitty = public_mask(kitty)
+        wide[row, W_HANDS + s] = public_mask(hands[s])
+    wide[row, W_KITTY] = public_mask(kitty)
     dhand = hands[declarer]
     trump = choose_trump(trump_policy, dhand, pst)
     friend = choose_friend(friend_policy, dhand, trump, pst)
@@ -266,19 +280,19 @@ def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal
         return False
     team_friend = friend_holder if friend_holder != declarer else -1
     d, o = score(points, declarer, team_friend, friend < 0, delta)
-    rec.seed = seed
-    rec.deal = deal_id
-    rec.declarer = declarer
-    rec.trump = trump
-    rec.friend_card = TO_PUBLIC[friend] if friend >= 0 else -1
-    rec.friend_seat = friend_holder
-    rec.friend_own = own
+    wide[row, W_SEED] = seed
+    wide[row, W_DEAL] = deal_id
+    small[row, S_DECLARER] = declarer
+    small[row, S_TRUMP] = trump
+    small[row, S_FRIEND_CARD] = TO_PUBLIC[friend] if friend >= 0 else -1
+    small[row, S_FRIEND_SEAT] = friend_holder
+    small[row, S_FRIEND_OWN] = own
     for s in range(N_SEATS):
         seat_values[row, SV_POINTS, s] = points[s]
         seat_values[row, SV_DELTA, s] = delta[s]
-    rec.declarer_team_points = d
-    rec.defender_points = o
-    rec.declarer_won = d > o
+    small[row, S_TEAM_POINTS] = d
+    small[row, S_DEFENDER_POINTS] = o
+    small[row, S_WON] = d > o
     return True
 
 
@@ -316,14 +330,14 @@ def block_scratch():
 
 
 @nb.njit(cache=True, nogil=True)
-def hands_block(b, n_blocks, seed, start, out, dealt, seat_values, first, rules_own,
+def hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules_own,
                 trump_policy, friend_policy, policies, plays, winners, fixed, conds, weights,
                 attempts, bad):
     """Hand rows of block b (``bad[b, 0]`` counts illegal plays; ``bad[b, 2]`` = deal id + 1
     of a deal no attempt could constrain)."""
     st, pst, deck, trick, hands, view, points, delta, order, masks, roles = block_scratch()
     constrained = is_constrained(fixed, conds)
-    lo, hi = block_range(b, out.shape[0], n_blocks)
+    lo, hi = block_range(b, small.shape[0], n_blocks)
     for i in range(lo, hi):
         k = start + i
         declarer = first_declarer(seed, k, first, st)
@@ -336,23 +350,23 @@ def hands_block(b, n_blocks, seed, start, out, dealt, seat_values, first, rules_
                 bad[b, 2] = k + 1
                 break
         if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, k,
-                               declarer, rules_own, trump_policy, friend_policy, policies, out,
-                               dealt, seat_values, i, plays, winners, i, constrained):
+                               declarer, rules_own, trump_policy, friend_policy, policies, small,
+                               wide, seat_values, i, plays, winners, i, constrained):
             bad[b, 0] += 1
 
 
-def hands_kernel(seed, start, out, dealt, seat_values, first, rules_own, trump_policy,
+def hands_kernel(seed, start, small, wide, seat_values, first, rules_own, trump_policy,
                  friend_policy, policies, plays, winners, fixed, conds, weights, attempts, bad):
     """Hand rows ``start ..`` of a run, in parallel blocks (one per row of ``bad``)."""
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
-        hands_block(b, n_blocks, seed, start, out, dealt, seat_values, first, rules_own,
+        hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules_own,
                     trump_policy, friend_policy, policies, plays, winners, fixed, conds, weights,
                     attempts, bad)
 
 
 @nb.njit(cache=True, nogil=True)
-def games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values, offsets,
+def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_values, offsets,
                 record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
                 policies, plays, winners, fixed, conds, weights, attempts, bad):
     """The games of block b; see ``games_kernel``."""
@@ -380,18 +394,17 @@ def games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values
                 attempts[row] = tries
             if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed,
                                    deal_id, declarer, rules_own, trump_policy, friend_policy,
-                                   policies, out, dealt, seat_values, row, plays, winners, row,
+                                   policies, small, wide, seat_values, row, plays, winners, row,
                                    constrained):
                 bad[b, 0] += 1
                 break
-            rec = out[row]
             lowest = 0
             for s in range(N_SEATS):
                 totals[s] += delta[s]
                 seat_values[row, SV_TOTAL, s] = totals[s]
                 lowest = min(lowest, totals[s])
-            rec.game = game
-            rec.hand_no = hand_no
+            wide[row, W_GAME] = game
+            wide[row, W_HAND_NO] = hand_no
             hand_no += 1
             declarer = (declarer + 1) % N_SEATS  # TF-16
             if lowest < -losing_line or (not exceed and lowest == -losing_line):
@@ -415,14 +428,14 @@ def games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values
             grec.winner = -1
 
 
-def games_kernel(seed, start, games, finals, out, dealt, seat_values, offsets, record, first,
+def games_kernel(seed, start, games, finals, small, wide, seat_values, offsets, record, first,
                  losing_line, exceed, rules_own, trump_policy, friend_policy, policies, plays,
                  winners, fixed, conds, weights, attempts, bad):
     """Whole games (TF-14 ... TF-18) in parallel blocks (one per row of ``bad``).
 
     With ``record`` false it only plays the games and fills ``games`` (hands per game, final
-    scores, winners), using row b of ``out``, ``dealt`` and ``seat_values`` as block b's
-    scratch; with ``record`` true ``out`` is sized to the total hands and hand rows go to
+    scores, winners), using row b of ``small``, ``wide`` and ``seat_values`` as block b's
+    scratch; with ``record`` true they are sized to the total hands and hand rows go to
     ``offsets[g] + hand_no``.  Both passes play the same games because every hand's stream is
     keyed by (seed, game, hand_no).  ``bad[b, 0]`` counts illegal plays, ``bad[b, 1]`` games
     stopped at 65,535 rounds, ``bad[b, 2]`` is deal id + 1 of a hand no attempt could
@@ -431,7 +444,7 @@ def games_kernel(seed, start, games, finals, out, dealt, seat_values, offsets, r
     """
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
-        games_block(b, n_blocks, seed, start, games, finals, out, dealt, seat_values, offsets,
+        games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_values, offsets,
                     record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
                     policies, plays, winners, fixed, conds, weights, attempts, bad)
 

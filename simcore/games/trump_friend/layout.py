@@ -51,26 +51,29 @@ V_POINTS = 13  # 5 slots: points won per seat in completed tricks
 V_PLAYED_BY = 18  # 52 slots: seat that played each internal card, -1 if not yet played
 VIEW_SIZE = V_PLAYED_BY + 52
 
-# Row records hold the scalar columns; per-seat columns (hand0..4, points0..4, delta0..4,
-# total0..4) live in (rows, 5) arrays beside them, because Numba does not reliably write nested
-# array fields of records inside parallel loops.
-_HAND_FIELDS = [
-    ("kitty", np.uint64),
-    ("declarer", np.int8),
-    ("trump", np.int8),
-    ("friend_card", np.int8),
-    ("friend_seat", np.int8),
-    ("friend_own", np.bool_),
-    ("declarer_team_points", np.int8),
-    ("defender_points", np.int8),
-    ("declarer_won", np.bool_),
-]
-HAND_ROW = np.dtype([("seed", np.uint64), ("deal", np.uint64)] + _HAND_FIELDS, align=True)
-GAME_HAND_ROW = np.dtype(
-    [("seed", np.uint64), ("deal", np.uint64), ("game", np.uint64), ("hand_no", np.uint16)]
-    + _HAND_FIELDS,
-    align=True,
-)
+# Hand rows are written column by column: ``wide[row, W_*]`` (uint64) and ``small[row, S_*]``
+# (int8) are (rows, k) views of (k, rows) arrays, so every column is contiguous and the polars
+# frame takes it without a copy (a serial copy of record fields capped 2-thread scaling).
+WIDE_COLUMNS = tuple(f"hand{s}" for s in range(5)) + ("kitty", "seed", "deal", "game", "hand_no")
+W_HANDS = 0  # hand0 .. hand4: 0 .. 4
+W_KITTY = 5
+W_SEED = 6
+W_DEAL = 7
+W_GAME = 8  # game mode only
+W_HAND_NO = 9  # game mode only (a u16 column)
+N_WIDE = len(WIDE_COLUMNS)
+SMALL_COLUMNS = ("declarer", "trump", "friend_card", "friend_seat", "friend_own",
+                 "declarer_team_points", "defender_points", "declarer_won")
+S_DECLARER = 0
+S_TRUMP = 1
+S_FRIEND_CARD = 2
+S_FRIEND_SEAT = 3
+S_FRIEND_OWN = 4  # bool
+S_TEAM_POINTS = 5
+S_DEFENDER_POINTS = 6
+S_WON = 7  # bool
+N_SMALL = len(SMALL_COLUMNS)
+BOOL_COLUMNS = ("friend_own", "declarer_won")
 # seat_values[row, field, seat] of a hand row
 SV_POINTS = 0
 SV_DELTA = 1
