@@ -83,3 +83,16 @@ def test_rank_sum_adds_the_set_ranks(mask):
 def test_card_points_follow_tf11(c):
     rank = layout.TO_PUBLIC[c] % 13  # public rank: 2 -> 0 ... A -> 12
     assert policies.card_points(c) == {12: 2, 11: 1, 10: 1, 9: 1}.get(rank, 0)
+
+
+@given(st.integers(0, 2**52 - 1), st.integers(0, 4))
+@settings(max_examples=300)
+def test_safe_cards_are_the_masters_nobody_can_trump(unseen, trump):
+    def holds(c):  # the plain rule: top unseen card of its suit, and no unseen trump over it
+        higher_unseen = any(unseen >> d & 1 for d in range(c + 1, 13 * (c // 13) + 13))
+        trumps_out = trump != layout.NO_TRUMP and any(unseen >> (13 * trump + r) & 1 for r in range(13))
+        return not higher_unseen and (c // 13 == trump or not trumps_out)
+
+    # only cards outside ``unseen`` are asked about (held or played)
+    expected = sum(1 << c for c in range(52) if holds(c) and not unseen >> c & 1)
+    assert int(policies._safe_cards(np.uint64(unseen), trump)) & ~unseen == expected

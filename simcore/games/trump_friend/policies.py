@@ -138,11 +138,11 @@ def heuristic_play(seat, hand, legal, view, st):
     trump = view[V_TRUMP]
     n = view[V_NPLAYED]
     unseen = _ALL & ~(hand | np.uint64(view[V_PLAYED]))
+    safe = _safe_cards(unseen, trump)
     if n == 0:
-        return _lead(legal, trump, unseen)
+        return _lead(legal, trump, unseen, safe)
     best_pos = trick_winner_at(view, V_TRICK_CARDS, n, trump)
     best = view[V_TRICK_CARDS + best_pos]
-    led = view[V_TRICK_CARDS] // 13
     best_seat = (view[V_LEADER] + best_pos) % N_SEATS
     last = n == N_SEATS - 1
     trick_points = 0
@@ -150,7 +150,7 @@ def heuristic_play(seat, hand, legal, view, st):
         trick_points += card_points(view[V_TRICK_CARDS + i])
     if relation(seat, best_seat, hand, view[V_DECLARER], view[V_FRIEND_CARD],
                 view[V_FRIEND_SEAT]) == 1:
-        if last or _holds(best, unseen, trump, led):
+        if last or (safe >> np.uint64(best)) & np.uint64(1):
             feed = legal & POINT_CARDS
             if feed:
                 return _most_points(feed)
@@ -159,27 +159,24 @@ def heuristic_play(seat, hand, legal, view, st):
     if winners and (trick_points > 0 or last or (legal & POINT_CARDS) == legal):
         if last:
             return _cheapest_winner(winners)
-        safe = np.uint64(0)
-        m = winners
-        while m:
-            c = lowest_bit(m)
-            m &= m - np.uint64(1)
-            if _holds(c, unseen, trump, led):
-                safe |= bit(c)
-        if safe:
-            return _cheapest_winner(safe)
+        if winners & safe:
+            return _cheapest_winner(winners & safe)
     return weakest(legal, trump)
 
 
-@nb.njit(cache=True)
-def _holds(c, unseen, trump, led):
-    """Will card c keep the trick? It must be the top unseen card of its suit and, unless it
-    is a trump, nobody may still be able to trump it (we assume they can while trumps are out)."""
-    if not is_master(c, unseen):
-        return False
-    if trump == NO_TRUMP or c // 13 == trump:
-        return True
-    return suit_mask(unseen, trump) == 0
+@nb.njit(inline="always", cache=True)
+def _safe_cards(unseen, trump):
+    """Every card that would keep a trick once played: the top card of its suit among the
+    ``unseen`` ones (not played, not held) and, unless it is a trump, only while nobody may
+    still trump it (we assume they can while trumps are unseen).  Bit-parallel: per suit,
+    the cards above the highest unseen one (all of it when none is unseen)."""
+    masters = np.uint64(0)
+    for s in range(4):
+        top = highest_bit(suit_mask(unseen, s))  # -1 when none of the suit is unseen
+        masters |= (_SUIT & ~(bit(top + 1) - np.uint64(1))) << np.uint64(13 * s)
+    if trump != NO_TRUMP and suit_mask(unseen, trump) != 0:
+        masters &= _SUIT << np.uint64(13 * trump)
+    return masters
 
 
 @nb.njit(inline="always", cache=True)
@@ -208,32 +205,28 @@ def _most_points(mask):
 
 
 @nb.njit(cache=True)
-def _lead(legal, trump, unseen):
-    # Masters first: a side-suit master when trumps are gone or absent, else a trump master.
+def _lead(legal, trump, unseen, safe):
+    # Masters first: a side-suit master when trumps are gone or absent (the lowest suit's),
+    # else a trump master.
+    tops = np.uint64(0)
     for s in range(4):
-        if s == trump:
-            continue
         top = suit_mask(legal, s)
-        if top:
-            c = 13 * s + highest_bit(top)
-            if _holds(c, unseen, trump, s):
-                return c
+        if s != trump and top:
+            tops |= bit(13 * s + highest_bit(top))
+    if tops & safe:
+        return lowest_bit(tops & safe)
     if trump != NO_TRUMP and suit_mask(legal, trump):
         c = 13 * trump + highest_bit(suit_mask(legal, trump))
         if is_master(c, unseen) and suit_mask(unseen, trump):
             return c
-    # Otherwise a low card of the longest side suit, keeping points back.
-    best_suit = -1
-    best_len = -1
+    # Otherwise a low card of the longest side suit (the lowest suit of equal length),
+    # keeping points back.
+    best = np.int64(-1)
     for s in range(4):
-        if s == trump:
-            continue
-        length = popcount(suit_mask(legal, s))
-        if length > best_len:
-            best_len = length
-            best_suit = s
-    if best_len > 0:
-        return weakest(legal & (_SUIT << np.uint64(13 * best_suit)), trump)
+        if s != trump:
+            best = max(best, popcount(suit_mask(legal, s)) * 4 + 3 - s)
+    if best >= 4:  # a side suit with at least one card
+        return weakest(legal & (_SUIT << np.uint64(13 * (3 - (best & 3)))), trump)
     return weakest(legal, trump)
 
 
