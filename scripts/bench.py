@@ -193,15 +193,22 @@ def best_rate(fn, n, repeats, seconds=None):
     return best
 
 
-def engine_rate(game, policy, threads, n, repeats, options=None, seconds=None):
+def _threads(threads):
+    """Run kernels on ``threads`` threads, taking blocks one at a time as ``simcore simulate``
+    does (simcore.batch), so a thread slowed by anything else does not hold up the other."""
     nb.set_num_threads(threads)
+    nb.set_parallel_chunksize(1)
+
+
+def engine_rate(game, policy, threads, n, repeats, options=None, seconds=None):
+    _threads(threads)
     rules = game.rules_cls(**(options or {}))
     choice = game.policies_from_specs([policy])
     return best_rate(lambda k: game.run_hands(1, 0, k, rules, choice, False), n, repeats, seconds)
 
 
 def bare_rate(threads, n, repeats):
-    nb.set_num_threads(threads)
+    _threads(threads)
     return best_rate(lambda k: bare_trump_friend(np.uint64(1), k, 16 * threads), n, repeats)
 
 
