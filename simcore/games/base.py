@@ -233,24 +233,38 @@ def rebind(func, **names):
     return types.FunctionType(func.__code__, scope, func.__name__, func.__defaults__, func.__closure__)
 
 
+def n_blocks(count: int) -> int:
+    """Blocks for a kernel call over ``count`` rows: enough to balance the threads, few enough
+    that per-block set-up is negligible."""
+    return max(1, min(count // 256, 16 * nb.get_num_threads()))
+
+
 class UserKernels:
     """A game's kernels compiled around a user's play policy, once per process and function.
 
     ``builtin_play(policy, *args)`` is the game's dispatcher of built-in policies; a user
     policy takes the same ``*args`` (without ``policy``) and runs for the seats whose policy id
     is ``user_id``.  ``with_play(play)`` returns the game's kernel(s) as plain functions around
-    a dispatcher ``play``; each is jitted parallel.  ``inline`` inlines the dispatcher (the
-    trick games call it per card with arrays, where a call costs more than the policy).
+    a dispatcher ``play``; each is jitted parallel.  ``builtin_kernels`` are the game's
+    cached kernels, returned for a run without a user policy.  ``inline`` inlines the
+    dispatcher (the trick games call it per card with arrays, where a call costs more than
+    the policy).
     """
 
-    def __init__(self, builtin_play, with_play, user_id: int, inline: bool = False):
+    def __init__(self, builtin_play, with_play, user_id: int, builtin_kernels,
+                 inline: bool = False):
         self._builtin = builtin_play
         self._with_play = with_play
         self._user_id = user_id
+        self._builtin_kernels = builtin_kernels
         self._inline = inline
         self._compiled: dict[int, tuple] = {}  # id(fn) -> (fn, kernels): holding fn keeps its id
 
     def __call__(self, choice: PolicyChoice):
+        """The cached built-in kernels (``builtin_kernels``) when the run has no user policy,
+        else kernels compiled around it."""
+        if not choice.user:
+            return self._builtin_kernels
         functions = {id(f): f for f in choice.user.values()}
         if len(functions) > 1:
             raise SimcoreError("one user play policy per run is supported (give it to several seats)")

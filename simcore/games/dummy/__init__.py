@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 
 from simcore.errors import SimcoreError
-from simcore.games.base import Game, PolicyChoice, UserKernels, frame_from_records
+from simcore.games.base import Game, PolicyChoice, UserKernels, frame_from_records, n_blocks
 from simcore.games.dummy import engine, layout
 from simcore.games.dummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.dummy.policies import PLAY_POLICIES, USER_POLICY, builtin_play
@@ -18,7 +18,7 @@ from simcore.games.dummy.rules import Rules
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
-_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY)
+_kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel))
 
 USER_POLICY_DOC = """A Dummy play policy is a jitted function
     policy(kind, seat, hand, view, acts, n, st) -> int
@@ -27,15 +27,6 @@ pass -2, or a take: depth << 52 | meld), 1 play (0 stop, or a meld / lay-off / k
 2 discard (a card id).  See simcore.games.dummy.layout for the codes and the view's fields."""
 
 
-def _kernels(choice: PolicyChoice):
-    """The cached built-in kernels, or kernels compiled for this run's user policy."""
-    if not choice.user:
-        return _hands_kernel, _games_kernel
-    return _user_kernels(choice)
-
-
-def _n_blocks(count: int) -> int:
-    return max(1, min(count // 256, 4 * nb.get_num_threads() * 4))
 
 
 def config(rules: Rules) -> np.ndarray:
@@ -99,7 +90,7 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     kernel, _ = _kernels(choice)
     out = np.zeros(count, layout.HAND_ROW)
     dealt, seat_out = _arrays(count)
-    bad = np.zeros((_n_blocks(count), 2), np.int64)
+    bad = np.zeros((n_blocks(count), 2), np.int64)
     kernel(np.uint64(seed), np.int64(start), out, dealt, seat_out, config(rules),
            GAME.policy_ids(choice, USER_POLICY), bad)
     _check(bad)
@@ -115,7 +106,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     _, kernel = _kernels(choice)
     games = np.zeros(count, layout.GAME_ROW)
     scores = np.zeros((count, 4), np.int64)
-    blocks = _n_blocks(count)
+    blocks = n_blocks(count)
     bad = np.zeros((blocks, 3), np.int64)
     cfg = config(rules)
     ids = GAME.policy_ids(choice, USER_POLICY)

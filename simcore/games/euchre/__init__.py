@@ -18,6 +18,7 @@ from simcore.games.base import (
     UserKernels,
     frame_from_records,
     interleave_options,
+    n_blocks,
     padded_list,
     with_attempts,
 )
@@ -42,7 +43,7 @@ from simcore.games.euchre.policies import (
 from simcore.games.euchre.rules import Rules
 
 _batch_kernel = nb.njit(parallel=True, cache=True, nogil=True)(batch_kernel)
-_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY, inline=True)
+_kernels = UserKernels(builtin_play, with_play, USER_POLICY, _batch_kernel, inline=True)
 
 DECISIONS = {
     "order_up": ORDER_UP_POLICIES,
@@ -53,12 +54,6 @@ DECISIONS = {
     "defend_alone": ALONE_POLICIES,
 }
 
-
-def _kernels(choice: PolicyChoice):
-    """The cached built-in kernels, or kernels compiled for this run's user policy."""
-    if not choice.user:
-        return _batch_kernel
-    return _user_kernels(choice)
 
 
 def decision_ids(choice: PolicyChoice, what_if: str | None = None, option: int = 0) -> np.ndarray:
@@ -101,10 +96,6 @@ def whole_hands_filter(predeal: dict | None) -> dealing.DealFilter | None:
             raise SimcoreError(f"predeal {key!r} needs {want} different card(s), got {cards}")
     return GAME.deal_filter(predeal)
 
-
-def _n_blocks(count: int) -> int:
-    # Enough blocks to balance threads, few enough that per-block set-up is negligible.
-    return max(1, min(count // 256, 4 * nb.get_num_threads() * 4))
 
 
 def _common(rules: Rules, choice: PolicyChoice, what_if=None, option=0):
@@ -185,7 +176,7 @@ def _hands(seed, start, count, rules, choice, log_plays, deal_filter, what_if, o
     seat_tricks = np.zeros((count, 4), np.int8)
     points = np.zeros((count, 2), np.int8)
     plays, winners = _log_arrays(count, log_plays)
-    bad = np.zeros(_n_blocks(count), np.int64)
+    bad = np.zeros(n_blocks(count), np.int64)
     unused = (np.zeros(0, layout.GAME_ROW), np.zeros((0, 2), np.int16), out, dealt, seat_tricks,
               points, np.zeros((0, 2), np.int16), np.zeros(0, np.int64))
     first, *opts = _common(rules, choice, what_if, option)
@@ -212,7 +203,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     kernel = _kernels(choice)
     games = np.zeros(count, layout.GAME_ROW)
     finals = np.zeros((count, 2), np.int16)
-    blocks = _n_blocks(count)
+    blocks = n_blocks(count)
     bad = np.zeros(blocks, np.int64)
     first, *opts = _common(rules, choice)
     deal_filter = _filter(predeal, deal_filter)

@@ -17,6 +17,7 @@ from simcore.games.base import (
     UserKernels,
     frame_from_records,
     interleave_options,
+    n_blocks,
     with_attempts,
 )
 from simcore.games.gin_rummy import engine, layout
@@ -26,7 +27,7 @@ from simcore.games.gin_rummy.rules import Rules
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
-_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY)
+_kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel))
 
 USER_POLICY_DOC = """A Gin Rummy play policy is a jitted function
     policy(kind, seat, hand, view, st) -> int
@@ -35,15 +36,6 @@ kind: 0 take the upcard? (1/0), 1 take the top discard? (1/0), 2 which card to d
 See simcore.games.gin_rummy.layout for the view's fields."""
 
 
-def _kernels(choice: PolicyChoice):
-    """The cached built-in kernels, or kernels compiled for this run's user policy."""
-    if not choice.user:
-        return _hands_kernel, _games_kernel
-    return _user_kernels(choice)
-
-
-def _n_blocks(count: int) -> int:
-    return max(1, min(count // 256, 4 * nb.get_num_threads() * 4))
 
 
 # --what-if knock: the non-dealer's knock decision, by threshold.  "now" knocks at the first
@@ -122,7 +114,7 @@ def _hands(seed, start, count, rules, choice, deal_filter, knock_what_if):
     kernel, _ = _kernels(choice)
     out = np.zeros(count, layout.HAND_ROW)
     dealt, finals, deadwoods = _hand_arrays(count)
-    bad = np.zeros((_n_blocks(count), 2), np.int64)
+    bad = np.zeros((n_blocks(count), 2), np.int64)
     attempts = np.zeros(count, np.int64)
     capped = np.zeros(1, np.int64)
     kernel(np.uint64(seed), np.int64(start), out, dealt, finals, deadwoods,
@@ -143,7 +135,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     _, kernel = _kernels(choice)
     games = np.zeros(count, layout.GAME_ROW)
     scores = np.zeros((count, 4), np.int64)
-    blocks = _n_blocks(count)
+    blocks = n_blocks(count)
     bad = np.zeros((blocks, 3), np.int64)
     cfg = config(rules, choice)
     ids = GAME.policy_ids(choice, USER_POLICY)

@@ -18,6 +18,7 @@ from simcore.games.base import (
     UserKernels,
     frame_from_records,
     interleave_options,
+    n_blocks,
     with_attempts,
 )
 from simcore.games.spades import layout
@@ -41,22 +42,13 @@ from simcore.games.spades.rules import Rules, rules_vector
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
-_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY, inline=True)
+_kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel),
+                       inline=True)
 # When every seat plays the built-in random policy the kernels take a fast path that gives the
 # same rows; tests switch it off to compare.
 RANDOM_FAST_PATH = True
 
 
-def _kernels(choice: PolicyChoice):
-    """The cached built-in kernels, or kernels compiled for this run's user policy."""
-    if not choice.user:
-        return _hands_kernel, _games_kernel
-    return _user_kernels(choice)
-
-
-def _n_blocks(count: int) -> int:
-    # Enough blocks to balance threads, few enough that per-block set-up is negligible.
-    return max(1, min(count // 256, 16 * nb.get_num_threads()))
 
 
 def policy_arrays(choice: PolicyChoice):
@@ -143,7 +135,7 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 def _hands(seed, start, count, rules, choice, log_plays, deal_filter, forced):
     hands_kernel, _ = _kernels(choice)
     out, seat_hands, seat_values, side_values, plays, winners = _row_arrays(count, False, log_plays)
-    bad = np.zeros(_n_blocks(count), np.int64)
+    bad = np.zeros(n_blocks(count), np.int64)
     bid_policies, modes, policies, all_random = policy_arrays(choice)
     modes[M_WHATIF_NIL] = forced
     attempts = np.zeros(count, np.int64)
@@ -168,7 +160,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     _, games_kernel = _kernels(choice)
     games = np.zeros(count, layout.GAME_ROW)
     game_values = np.zeros((count, 2, 2), np.int32)
-    blocks = _n_blocks(count)
+    blocks = n_blocks(count)
     bad = np.zeros(blocks, np.int64)
     args = (rules_vector(rules), *policy_arrays(choice))
     constraints = dealing.filter_arrays(LAYOUT, deal_filter)

@@ -13,7 +13,7 @@ from simcore import dealing
 from simcore.cards import RANKS
 from simcore.errors import SimcoreError
 from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records,
-                                interleave_options, padded_list, with_attempts)
+                                interleave_options, n_blocks, padded_list, with_attempts)
 from simcore.games.trump_friend import layout
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
 from simcore.games.trump_friend.policies import (
@@ -28,19 +28,9 @@ from simcore.games.trump_friend.rules import Rules
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
-_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY)
+_kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel))
 
 
-def _kernels(choice: PolicyChoice):
-    """The cached built-in kernels, or kernels compiled for this run's user policy."""
-    if not choice.user:
-        return _hands_kernel, _games_kernel
-    return _user_kernels(choice)
-
-
-def _n_blocks(count: int) -> int:
-    # Enough blocks to balance threads, few enough that per-block set-up is negligible.
-    return max(1, min(count // 256, 4 * nb.get_num_threads() * 4))
 
 
 def _common(rules: Rules, choice: PolicyChoice):
@@ -145,7 +135,7 @@ def _play_hands(seed, start, count, common, choice, log_plays, deal_filter):
     small, wide, seat_values = _row_arrays(count, False)
     plays, winners = _log_arrays(count, log_plays)
     attempts = np.zeros(count, np.int64)
-    bad = np.zeros((_n_blocks(count), 3), np.int64)
+    bad = np.zeros((n_blocks(count), 3), np.int64)
     hands_kernel(np.uint64(seed), np.int64(start), small, wide, seat_values, *common, plays,
                  winners, *dealing.filter_arrays(LAYOUT, deal_filter), attempts, bad)
     _check(bad)
@@ -163,7 +153,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     _, games_kernel = _kernels(choice)
     games = np.zeros(count, layout.GAME_ROW)
     finals = np.zeros((count, 5), np.int16)
-    blocks = _n_blocks(count)
+    blocks = n_blocks(count)
     bad = np.zeros((blocks, 3), np.int64)
     first, *decl = _common(rules, choice)
     filter_arrays = dealing.filter_arrays(LAYOUT, deal_filter)
