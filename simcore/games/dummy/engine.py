@@ -20,10 +20,11 @@ from simcore.games.dummy.layout import (
     A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, DRAW, K_ACQUIRE, K_DISCARD, K_PLAY, LOG_MAX, MAX_ACTS,
     MAX_MELDS, N_RES, N_SEAT_RES, PASS, R_DARK, R_DIR, R_FOOL, R_HEAD, R_ILLEGAL, R_KNOCK_CARD,
     R_KNOCKER, R_N_LOG, R_SCRIPT, R_STARTER, SCRIPT, R_TURNS, S_INHAND, S_LAYOFFS, S_OPENED, S_PENALTY, S_SCORE,
-    S_TABLE, STOP, TAKE_SHIFT, V_CAN_DISCARD_TAKEN, V_COUNT0, V_DEALER, V_DIR, V_DRAWN, V_FINAL,
+    S_TABLE, SPETOS, STOP, TAKE_SHIFT,
+    V_CAN_DISCARD_TAKEN, V_COUNT0, V_DEALER, V_DIR, V_DRAWN, V_FINAL,
     V_HEAD, V_HEAD_BONUS, V_HEAD_IN_PILE, V_LAYOFFS_LEFT, V_MELD0, V_N_MELDS, V_N_PILE, V_OPENED,
     V_PILE0, V_PILE_MASK, V_PLAYERS, V_SEAT, V_SPETO100, V_STOCK, V_TABLE_MASK, V_TAKEN, V_TURN,
-    VIEW_SIZE,
+    VIEW_SIZE, points,
 )
 from simcore.games.dummy.policies import builtin_play
 
@@ -63,28 +64,6 @@ MAX_HAND_MELDS = 1024
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 _ALL = np.uint64((1 << 52) - 1)
-SPETOS = np.uint64(1 | (1 << 49))  # 2♣ = 0, Q♠ = 49
-
-
-def _ranks(lo, hi):
-    m = 0
-    for s in range(4):
-        for r in range(lo, hi + 1):
-            m |= 1 << (13 * s + r)
-    return m
-
-
-_LOW = np.uint64(_ranks(0, 7)) & ~SPETOS    # 2-9: 5
-_MID = np.uint64(_ranks(8, 11)) & ~SPETOS   # 10, J, Q, K: 10
-_ACE = np.uint64(_ranks(12, 12))            # A: 15
-
-
-@nb.njit(inline="always", cache=True)
-def points(m):
-    """DM-7: the value of a set of cards (2-9 5, 10-K 10, A 15, speto 50)."""
-    m = np.uint64(m)
-    return (5 * popcount(m & _LOW) + 10 * popcount(m & _MID) + 15 * popcount(m & _ACE)
-            + 50 * popcount(m & SPETOS))
 
 
 @nb.njit(inline="always", cache=True)

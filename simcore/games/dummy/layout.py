@@ -5,7 +5,10 @@ run order (DM-6: 2 ... A, ace high only) is the public order itself, so the shar
 (simcore.melds) work on these masks without conversion.
 """
 
+import numba as nb
 import numpy as np
+
+from simcore.cards import popcount
 
 N_SEATS = 4
 DECK = 52
@@ -132,3 +135,24 @@ HAND_COLUMNS = (
     + [f"total{s}" for s in _SEATS]
 )
 GAME_COLUMNS = ["seed", "game", "hands"] + [f"final{s}" for s in _SEATS] + ["winner"]
+
+
+# DM-7 card values, as masks of public card ids.
+SPETOS = np.uint64(1 | (1 << 49))  # 2♣ = 0, Q♠ = 49: 50 each
+
+
+def _ranks(lo, hi):
+    return sum(1 << (13 * s + r) for s in range(4) for r in range(lo, hi + 1))
+
+
+_LOW = np.uint64(_ranks(0, 7)) & ~SPETOS    # 2-9: 5
+_MID = np.uint64(_ranks(8, 11)) & ~SPETOS   # 10, J, Q, K: 10
+_ACE = np.uint64(_ranks(12, 12))            # A: 15
+
+
+@nb.njit(inline="always", cache=True)
+def points(m):
+    """DM-7: the value of a set of cards (2-9 5, 10-K 10, A 15, speto 50)."""
+    m = np.uint64(m)
+    return (5 * popcount(m & _LOW) + 10 * popcount(m & _MID) + 15 * popcount(m & _ACE)
+            + 50 * popcount(m & SPETOS))

@@ -26,7 +26,7 @@ from simcore.rng import below
 from simcore.games.dummy.layout import (
     A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, K_ACQUIRE, K_PLAY, TAKE_SHIFT, V_FINAL,
     V_HEAD, V_HEAD_IN_PILE, V_MELD0, V_N_MELDS, V_N_PILE, V_OPENED, V_PILE0, V_PILE_MASK,
-    V_SPETO100,
+    V_SPETO100, SPETOS, points,
 )
 
 PLAY_POLICIES = {"random": 0, "heuristic": 1}
@@ -37,21 +37,6 @@ TAKE_AT = 0         # and takes a non-opening pile meld scoring at least this
 
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
-_SPETOS = np.uint64(1 | (1 << 49))
-
-
-_LOW = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in range(8))) & ~_SPETOS
-_MID = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in range(8, 12))) & ~_SPETOS
-_ACE = np.uint64(sum(1 << (13 * s + 12) for s in range(4)))
-
-
-@nb.njit(inline="always", cache=True)
-def _points(m):
-    """DM-7 values of a mask."""
-    m = np.uint64(m)
-    return (5 * popcount(m & _LOW) + 10 * popcount(m & _MID) + 15 * popcount(m & _ACE)
-            + 50 * popcount(m & _SPETOS))
-
 
 @nb.njit(inline="always", cache=True)
 def _near(x):
@@ -116,7 +101,7 @@ def _acquire(seat, hand, view, acts, n):
         rest = (h | taken) & ~meld
         extra = taken & ~meld
         dead = extra & ~meldable(rest)
-        score = _points(meld) - _points(dead)
+        score = points(meld) - points(dead)
         if not opened:
             score += OPEN_BONUS
         if popcount(rest) <= 9 and _can_knock_after(rest):
@@ -140,13 +125,13 @@ def _play(seat, hand, view, acts, n):
         typ = a >> A_SHIFT
         if typ == A_KNOCK:
             c = a & 255
-            score = 100000 - _points(bit(c))
-            if view[V_SPETO100] and (bit(c) & _SPETOS):
+            score = 100000 - points(bit(c))
+            if view[V_SPETO100] and (bit(c) & SPETOS):
                 score += 1000
         elif typ == A_MELD:
-            score = 1000 + _points(np.uint64(a) & _ALL)
+            score = 1000 + points(np.uint64(a) & _ALL)
         elif typ == A_LAYOFF:
-            score = 500 + _points(bit(a & 255))
+            score = 500 + points(bit(a & 255))
         else:
             score = 0
         if score > best_score:
@@ -163,7 +148,7 @@ def _discard(seat, hand, view, acts, n):
     danger = np.uint64(0)
     if view[V_HEAD_IN_PILE]:
         danger |= _near(view[V_HEAD])
-    sp = pile & _SPETOS
+    sp = pile & SPETOS
     while sp:
         x = lowest_bit(sp)
         sp &= sp - _ONE
@@ -173,7 +158,7 @@ def _discard(seat, hand, view, acts, n):
     for i in range(n):
         c = acts[i]
         cb = bit(c)
-        score = _points(cb) * 4
+        score = points(cb) * 4
         if melded & cb:
             score -= 400
         partner = spread_ranks(_ONE << np.uint64(c % 13))
@@ -183,7 +168,7 @@ def _discard(seat, hand, view, acts, n):
             partner |= bit(c - 1)
         if partner & h & ~cb:  # half a meld
             score -= 30
-        if cb & _SPETOS:
+        if cb & SPETOS:
             score -= 1000
         if cb & danger:
             score -= 200
