@@ -4,28 +4,35 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
+DEV := $(VENV)/.installed-dev
 
 .PHONY: results test bench clean-cache
 
-$(STAMP): pyproject.toml
+# The main job needs the runtime dependencies only; the tests add the dev tools (pytest,
+# hypothesis, OpenSpiel, RLCard, endplay) on top of the same environment.
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(DEV): $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(DEV)
 
 # The main job: regenerate results/ with scripts/make_results.py: a default batch for each game
 # into data/ (one million Trump Friend deals with every trump call tried, trump=random, into
 # data/trump-friend-main; --resume reuses finished runs instead of refusing the folder), then
 # every analysis (charts, CSV tables, summaries) and results/README.md.
-results: $(STAMP)
+results: $(RUNTIME)
 	$(BIN)/python scripts/make_results.py
 
 # Two workers: each test file runs whole in one of them, so the games' kernels compile side by side.
-test: $(STAMP)
+test: $(DEV)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
-bench: $(STAMP)
+bench: $(DEV)
 	$(BIN)/python scripts/bench.py
 
 # Numba's disk cache is keyed on each function's own file: after editing a shared module,
