@@ -35,18 +35,18 @@ def run_analysis(name: str, data, out) -> list[Path]:
     if name not in ANALYSES:
         raise SimcoreError(f"unknown analysis {name!r}; known: {', '.join(ANALYSES)}")
     module_name, game = ANALYSES[name]
-    from simcore.batch import MANIFEST, load
+    from simcore.runs import MANIFEST, is_run_folder, load, read_manifest
 
-    from analyses.common import RunInput, read_manifest
+    from analyses.common import RunInput
 
     folder = Path(data)
     if not folder.is_dir():
         raise SimcoreError(f"{folder} does not exist or is not a folder")
     module = importlib.import_module(module_name)
-    if (folder / MANIFEST).is_file():
+    if is_run_folder(folder):
         folders = [folder]
     else:
-        folders = sorted(p for p in folder.iterdir() if (p / MANIFEST).is_file())
+        folders = sorted(p for p in folder.iterdir() if is_run_folder(p))
         if not folders:
             raise SimcoreError(f"{folder} is not a simcore run folder (no {MANIFEST}) and holds no runs")
         if not hasattr(module, "run_set"):

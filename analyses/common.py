@@ -6,7 +6,6 @@ Everything here works on polars expressions or on per-group aggregates, never on
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
 from simcore.errors import SimcoreError  # noqa: E402
+from simcore.runs import load  # noqa: E402
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 SUIT_MASK = (1 << 13) - 1
@@ -32,20 +32,9 @@ class RunInput:
     hands: pl.LazyFrame
 
     def games(self) -> pl.LazyFrame:
-        from simcore.batch import load
-
         if self.manifest.get("mode") != "games":
             raise SimcoreError(f"{self.path} was made in hands mode: this analysis needs --mode games")
         return load(self.path, "games")
-
-
-def read_manifest(folder: Path) -> dict:
-    from simcore.batch import MANIFEST
-
-    try:
-        return json.loads((folder / MANIFEST).read_text())
-    except (OSError, ValueError) as e:
-        raise SimcoreError(f"cannot read {folder / MANIFEST}: {e}") from None
 
 
 # ---------------------------------------------------------------- card masks

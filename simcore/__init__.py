@@ -1,8 +1,8 @@
 """simcore: millions of card-game deals per second, as Parquet you can chart."""
 
-__version__ = "0.1.0"
-
-from simcore.errors import SimcoreError  # noqa: E402
-from simcore.batch import load, simulate  # noqa: E402
+from simcore.version import __version__
+from simcore.errors import SimcoreError
+from simcore.runs import load
+from simcore.batch import simulate
 
 __all__ = ["SimcoreError", "load", "simulate", "__version__"]

@@ -1,7 +1,8 @@
 """Batch runs: chunks of deals (or games) computed in parallel, streamed to Parquet parts.
 
 A run folder holds ``manifest.json`` (how the run was made and which chunks are done) and
-``hands/part-NNNNN.parquet`` (plus ``games/part-NNNNN.parquet`` in game mode).  Every part is
+``hands/part-NNNNN.parquet`` (plus ``games/part-NNNNN.parquet`` in game mode); reading one
+is ``simcore.runs``.  Every part is
 written to a temporary file and renamed into place, then the manifest is rewritten the same
 way, so a run killed at any moment loses nothing already written and ``resume=True`` finishes
 it with exactly the rows an uninterrupted run would have produced: chunk k always covers the
@@ -15,7 +16,7 @@ import datetime as _dt
 import json
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,14 @@ import numba
 import polars as pl
 from tqdm import tqdm
 
-from simcore import __version__, games
+from simcore import cluster as dask_cluster
+from simcore import games
 from simcore.errors import SimcoreError
+from simcore.runs import MANIFEST, Run, load, read_manifest
+from simcore.version import __version__
 
-MANIFEST = "manifest.json"
+# Run, load and MANIFEST live in simcore.runs; imported here, they stay importable from
+# simcore.batch as before.
 DEFAULT_CHUNK = {"hands": 250_000, "games": 10_000}
 # zstd level 1: as small as the default level on these columns (the hands are random bits)
 # at a third of its CPU time, which matters when writing overlaps simulating.  Parts carry no
@@ -34,41 +39,6 @@ DEFAULT_CHUNK = {"hands": 250_000, "games": 10_000}
 # of the writing time.
 PARQUET_ZSTD_LEVEL = 1
 MAX_DEALS = 2**48  # deal ids must fit the game-mode id layout (game << 16 | hand_no)
-
-
-@dataclass
-class Run:
-    """A finished run: where it is (``path`` is None for an in-memory run) and its tables."""
-
-    manifest: dict[str, Any]
-    path: Path | None = None
-    _frames: dict[str, pl.DataFrame] = field(default_factory=dict, repr=False)
-
-    def hands(self) -> pl.LazyFrame:
-        return self._table("hands")
-
-    def games(self) -> pl.LazyFrame:
-        if self.manifest["mode"] != "games":
-            raise SimcoreError("this run was made in hands mode: it has no games table")
-        return self._table("games")
-
-    def _table(self, name: str) -> pl.LazyFrame:
-        if self.path is None:
-            return self._frames[name].lazy()
-        return load(self.path, name)
-
-
-def load(path: str | os.PathLike, table: str = "hands") -> pl.LazyFrame:
-    """The ``hands`` (or ``games``) table of a run folder as a polars LazyFrame."""
-    folder = Path(path)
-    if not (folder / MANIFEST).is_file():
-        raise SimcoreError(f"{folder} is not a simcore run folder (no {MANIFEST})")
-    if table not in ("hands", "games"):
-        raise SimcoreError(f"unknown table {table!r}: use hands or games")
-    parts = sorted((folder / table).glob("part-*.parquet"))
-    if not parts:
-        raise SimcoreError(f"{folder} has no {table} parts yet")
-    return pl.scan_parquet(parts)
 
 
 def simulate(
@@ -109,9 +79,7 @@ def simulate(
                  predeal, conditions)
     _set_threads(threads)
     if cluster is not None:
-        from simcore.cluster import check_address
-
-        check_address(cluster)
+        dask_cluster.check_address(cluster)
         if out is None:
             raise SimcoreError("--cluster needs --out: workers write their parts into that folder")
         if spec.choice.user:
@@ -220,7 +188,7 @@ def _open_folder(folder: Path, spec: _Spec, resume: bool) -> dict[str, Any]:
         raise SimcoreError(f"{folder} exists and is not a folder")
     manifest_path = folder / MANIFEST
     if manifest_path.is_file():
-        manifest = _read_manifest(manifest_path)
+        manifest = read_manifest(folder)
         if not resume:
             state = "a finished run" if manifest.get("finished") else "an unfinished run (add --resume to finish it)"
             raise SimcoreError(f"{folder} already holds {state}; choose another --out")
@@ -251,13 +219,6 @@ def _open_folder(folder: Path, spec: _Spec, resume: bool) -> dict[str, Any]:
 
 def _tables(mode: str) -> tuple[str, ...]:
     return ("hands", "games") if mode == "games" else ("hands",)
-
-
-def _read_manifest(path: Path) -> dict[str, Any]:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise SimcoreError(f"cannot read {path}: {e}") from None
 
 
 def _write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
@@ -349,15 +310,13 @@ def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool
                desc=f"{spec.game.name}", disable=quiet or not sys.stderr.isatty(),
                smoothing=0.1, dynamic_ncols=True)
     if cluster is not None:
-        from simcore import cluster as dask_cluster
-
         def done(chunk):
             chunk["status"] = "done"
             _write_manifest(folder, manifest)
             bar.update(chunk["count"])
 
         with bar:
-            dask_cluster.run_chunks(cluster, folder, spec.identity, todo, done)
+            dask_cluster.run_chunks(cluster, folder, spec.identity, todo, done, compute_part)
         _finish_manifest(folder, manifest)
         return
     # Writing part k (and recording it in the manifest, fsyncs included) overlaps computing
@@ -400,6 +359,13 @@ def write_part(folder: Path, spec: _Spec, chunk: dict[str, Any], frames: dict[st
                           f, metadata=meta, compression="zstd", compression_level=PARQUET_ZSTD_LEVEL,
                           statistics=False))
     return sum(frame.height for frame in frames.values())
+
+
+def compute_part(folder: str, identity: dict[str, Any], chunk: dict[str, Any]) -> int:
+    """Compute one chunk of the run ``identity`` describes and write its part: the task a Dask
+    worker runs (it gets the identity from the manifest, not a live spec)."""
+    spec = spec_from_identity(identity)
+    return write_part(Path(folder), spec, chunk, compute_chunk(spec, chunk))
 
 
 def _write_and_record(folder, manifest, spec, chunk, frames, bar) -> None:

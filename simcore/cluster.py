@@ -3,8 +3,8 @@
 ``simcore simulate ... --cluster tcp://host:8786`` uses a running scheduler;
 ``--cluster local:N`` starts a local cluster of N single-threaded worker processes.
 Each task computes one chunk and writes its Parquet part atomically into the run folder (a
-path every worker can reach); the client marks chunks done in the manifest as their tasks
-finish.  A task whose worker dies is rerun elsewhere by Dask; since a chunk always holds the
+path every worker can reach), with the function ``simcore.batch`` hands over; the client
+marks chunks done in the manifest as their tasks finish.  A task whose worker dies is rerun elsewhere by Dask; since a chunk always holds the
 same deals and its part is renamed into place whole, a rerun can neither lose nor duplicate
 rows, and the output is identical to a local run.
 """
@@ -19,17 +19,13 @@ from typing import Any, Callable
 from simcore.errors import SimcoreError
 
 
-def compute_part(folder: str, identity: dict[str, Any], chunk: dict[str, Any]) -> int:
-    """Dask task: compute one chunk of the run described by ``identity`` and write its part."""
+def _on_worker(task: Callable[..., int], folder: str, identity: dict[str, Any], chunk: dict[str, Any]) -> int:
+    """The Dask task: ``task(folder, identity, chunk)`` with the worker's Numba threads set."""
     import numba
-
-    from simcore import batch
 
     threads = int(os.environ.get("SIMCORE_WORKER_THREADS", "0")) or None
     numba.set_num_threads(min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS))
-    spec = batch.spec_from_identity(identity)
-    frames = batch.compute_chunk(spec, chunk)
-    return batch.write_part(Path(folder), spec, chunk, frames)
+    return task(folder, identity, chunk)
 
 
 def check_address(address: str) -> None:
@@ -64,15 +60,17 @@ def connect(address: str):
 
 
 def run_chunks(address: str, folder: Path, identity: dict[str, Any], todo: list[dict[str, Any]],
-               on_done: Callable[[dict[str, Any]], None]) -> None:
+               on_done: Callable[[dict[str, Any]], None], task: Callable[..., int]) -> None:
     """Compute every chunk in ``todo`` on the cluster, calling ``on_done(chunk)`` as each
-    part lands (in completion order)."""
+    part lands (in completion order).  ``task(folder, identity, chunk)`` computes and writes
+    one part (``simcore.batch.compute_part``): passed in, so that this module needs nothing
+    from the runner that drives it; Dask ships it to the workers by name."""
     from distributed import as_completed
 
     client = connect(address)
     try:
         futures = {
-            client.submit(compute_part, str(folder.resolve()), identity, chunk, pure=False,
+            client.submit(_on_worker, task, str(folder.resolve()), identity, chunk, pure=False,
                           retries=3, key=f"simcore-part-{os.getpid()}-{chunk['index']}"): chunk
             for chunk in todo
         }

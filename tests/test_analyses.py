@@ -601,7 +601,7 @@ def test_trump_call_per_deal_paths_agree_and_shuffled_rows_fall_back(whatif_runs
     """The numpy reshape (deal-major rows) and the polars group_by (any row order) give the same
     per-deal figures; shuffled rows take the group_by."""
     from analyses import trump_call as tc
-    from simcore.batch import load
+    from simcore.runs import load
 
     rows = tc.collect_rows(load(whatif_runs[0] / "tf-trump"))
     fast = tc._per_deal_numpy(rows, rows.height // 5)
