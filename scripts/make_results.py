@@ -5,7 +5,13 @@
     python scripts/make_results.py --only spades-bids,dealing-check
 
 Runs go to ``data/`` (git-ignored) and are reused: every simulation passes ``--resume``, so
-a finished run is read again, not recomputed.  Batches the installed simcore cannot make yet
+a finished run is read again, not recomputed, unless the code now makes other rows.
+
+``results/fingerprints.json`` ties ``results/`` to the code that made it: for every batch, a
+digest of each column of its first ``FINGERPRINT_DEALS`` deals (games), and for every
+analysis a digest of its source.  A reused run whose first deals differ from a fresh run of
+the same command was made by other code: it is simulated again.  tests/test_results.py makes
+the same small runs and fails when they, or an analysis's source, no longer match the file.  Batches the installed simcore cannot make yet
 (the game ``dummy``, ``--what-if`` runs) are skipped with a note in the README.  Every batch is
 a plain ``simcore simulate`` command with built-in policies, so the cached kernels serve them
 (no user-policy compile).
@@ -14,8 +20,12 @@ a plain ``simcore simulate`` command with built-in policies, so the cached kerne
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
+import shutil
 import subprocess
+import tempfile
 import sys
 import time
 from dataclasses import dataclass
@@ -26,6 +36,11 @@ sys.path.insert(0, str(ROOT))
 
 DATA = Path("data")
 RESULTS = Path("results")
+FINGERPRINTS = RESULTS / "fingerprints.json"
+# the first deals (games) of each batch whose rows the fingerprint records: enough for every
+# rule and policy branch to show in some column, few enough that a test remakes all of them in
+# seconds (a deal's rows depend on the seed and the deal only, so these are the batch's rows)
+FINGERPRINT_DEALS = {"hands": 10_000, "games": 200}
 # the dealer's knock policy of each Gin what-if run: the rules of the five what-if options
 # (now = limit, at7, at4, at1, gin = gin_only), so gin-knock can put every option against every other
 GIN_DEALER_KNOCKS = ("limit", "at7", "at4", "at1", "gin_only")
@@ -42,6 +57,17 @@ class Batch:
 
     def command(self) -> list[str]:
         return ["simcore", "simulate", self.game, *self.args, "--out", str(DATA / self.folder), "--resume", "--quiet"]
+
+    @property
+    def mode(self) -> str:
+        return self.args[self.args.index("--mode") + 1] if "--mode" in self.args else "hands"
+
+    def first_deals(self) -> list[str]:
+        """This batch's arguments for its first FINGERPRINT_DEALS deals (games) only."""
+        args = list(self.args)
+        deals = args.index("--deals") + 1
+        args[deals] = str(min(int(args[deals]), FINGERPRINT_DEALS[self.mode]))
+        return args
 
 
 @dataclass
@@ -117,8 +143,6 @@ def simcore_bin() -> str:
 
 
 def finished(folder: Path) -> bool:
-    import json
-
     try:
         return bool(json.loads((folder / "manifest.json").read_text()).get("finished"))
     except (OSError, ValueError):
@@ -126,14 +150,113 @@ def finished(folder: Path) -> bool:
 
 
 def simulate(batch: Batch) -> bool:
-    """Run (or finish) one batch; returns whether it was already finished."""
-    reused = finished(DATA / batch.folder)
+    """Run (or finish) one batch; returns whether it was already finished.  A run in data/
+    whose first deals are not what the code makes now (older code made it) is made again."""
+    folder = DATA / batch.folder
+    reused = finished(folder)
+    run_command(batch)
+    fresh = fresh_fingerprint(batch)
+    if rows_fingerprint(folder, batch.mode) != fresh:
+        print(f"  {folder} was made by other code (its first deals differ): simulating it again",
+              flush=True)
+        shutil.rmtree(folder)
+        reused = False
+        run_command(batch)
+        if rows_fingerprint(folder, batch.mode) != fresh:
+            raise RuntimeError(f"{folder}: the first deals of a full run differ from a run of those "
+                               "deals alone, so its rows depend on more than (seed, deal)")
+    return reused
+
+
+def run_command(batch: Batch) -> None:
     cmd = batch.command()
     started = time.perf_counter()
     print("$", " ".join(cmd), flush=True)
     subprocess.run([simcore_bin(), *cmd[1:]], check=True, cwd=ROOT)
     print(f"  {time.perf_counter() - started:.0f} s", flush=True)
-    return reused
+
+
+# ---------------------------------------------------------------- fingerprints
+
+
+def rows_fingerprint(folder: Path, mode: str) -> dict[str, dict]:
+    """Per table of the run in ``folder``: the rows of its first deals (games) and a digest
+    of each column, in deal (and what-if option) order."""
+    import polars as pl
+
+    from simcore.runs import load
+
+    key = "game" if mode == "games" else "deal"
+    tables = {}
+    for table in ("hands", "games") if mode == "games" else ("hands",):
+        frame = load(folder, table).filter(pl.col(key) < FINGERPRINT_DEALS[mode]).collect()
+        order = [c for c in (key, "deal", "option") if c in frame.columns]
+        frame = frame.sort(list(dict.fromkeys(order)))
+        tables[table] = {"rows": frame.height,
+                         "columns": {c: column_digest(frame[c]) for c in frame.columns}}
+    return tables
+
+
+def column_digest(column) -> str:
+    # the values as JSON (exact for integers, repr for floats) and the type: stable across
+    # polars versions, unlike its own row hashes
+    digest = hashlib.sha256(f"{column.name}:{column.dtype}:".encode())
+    digest.update(json.dumps(column.to_list()).encode())
+    return digest.hexdigest()[:16]
+
+
+def fresh_fingerprint(batch: Batch) -> dict[str, dict]:
+    """The fingerprint of the batch's first deals, simulated now (in this process, by the
+    same command line)."""
+    from simcore.cli import main as cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "run"
+        status = cli(["simulate", batch.game, *batch.first_deals(), "--out", str(out), "--quiet"])
+        if status != 0:
+            raise RuntimeError(f"simcore simulate {batch.game} {' '.join(batch.first_deals())} failed")
+        return rows_fingerprint(out, batch.mode)
+
+
+def analysis_digest(name: str) -> str:
+    """A digest of the source of analysis ``name``: its module and every module of the
+    analyses package it imports, directly or not."""
+    import ast
+
+    from analyses import ANALYSES
+
+    todo, seen = [ANALYSES[name][0], "analyses"], {}
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        path = ROOT / (module.replace(".", "/") + ".py")
+        if not path.is_file():
+            path = ROOT / module.replace(".", "/") / "__init__.py"
+        seen[module] = path.read_bytes()
+        for node in ast.walk(ast.parse(seen[module])):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "analyses":
+                todo += [node.module] + [f"{node.module}.{a.name}" for a in node.names
+                                         if (ROOT / node.module.replace(".", "/") / f"{a.name}.py").is_file()]
+    digest = hashlib.sha256()
+    for module in sorted(seen):
+        digest.update(module.encode() + b"\0" + seen[module] + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def write_fingerprints(batches: list[Batch], analyses: set[str]) -> None:
+    """Record the fingerprints of ``batches`` (their runs in data/) and ``analyses``, keeping
+    the entries of the others (``--only``)."""
+    old = json.loads(FINGERPRINTS.read_text()) if FINGERPRINTS.is_file() else {}
+    record = {
+        "about": "made by scripts/make_results.py; checked by tests/test_results.py",
+        "deals": FINGERPRINT_DEALS,
+        "batches": old.get("batches", {}) | {
+            b.folder: {"command": " ".join(["simcore", "simulate", b.game, *b.first_deals()]),
+                       **rows_fingerprint(DATA / b.folder, b.mode)} for b in batches},
+        "analyses": old.get("analyses", {}) | {a: analysis_digest(a) for a in sorted(analyses)},
+    }
+    FINGERPRINTS.write_text(json.dumps(record, indent=1) + "\n")
 
 
 # ---------------------------------------------------------------- README
@@ -144,7 +267,8 @@ def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: floa
         "# Results",
         "",
         "Regenerated by `make results` (`python scripts/make_results.py`): the simulations below "
-        "(reused from `data/` when finished), then every analysis.  Each section is the analysis's "
+        "(reused from `data/` when finished and still what the code makes), then every analysis.  "
+        "Each section is the analysis's "
         "own summary: the chart, a one-sentence finding computed from the data, the sample, the "
         "policies and rules, and the exact command.  Intervals are 95% (Wilson for rates, Student t "
         "for means, a bootstrap for the Gin Rummy games assembled from what-if hands).  How each analysis works: [docs/analyses.md](../docs/analyses.md).",
@@ -158,6 +282,11 @@ def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: floa
         f"The last regeneration took {seconds / 60:.1f} minutes on the 2-core development machine "
         f"(load average {os.getloadavg()[0]:.1f} at the end: it is shared); "
         f"{reused[0]} of its {reused[1]} simulation steps were already finished in `data/` and were reused.",
+        "",
+        f"[fingerprints.json](fingerprints.json) ties these results to the code: a digest of every column "
+        f"of each batch's first {FINGERPRINT_DEALS['hands']:,} deals ({FINGERPRINT_DEALS['games']} games "
+        "in games mode) and of each analysis's source.  `tests/test_results.py` remakes those first "
+        "deals and fails when the rows or an analysis no longer match: then `make results` is due.",
         "",
     ]
     if skipped:
@@ -182,6 +311,7 @@ def main(argv=None) -> int:
     wanted = {j.data for j in jobs}
     skipped = []
     steps = []
+    made = []
     for batch in BATCHES:
         target = str(DATA / batch.folder)
         if not any(target == w or target.startswith(w + "/") for w in wanted):
@@ -190,6 +320,7 @@ def main(argv=None) -> int:
             skipped.append(f"`{' '.join(batch.command())}` (needs {batch.needs})")
             continue
         steps.append(simulate(batch))
+        made.append(batch)
     from analyses import run_analysis
 
     done = []
@@ -202,6 +333,8 @@ def main(argv=None) -> int:
         print(f"$ simcore analyze {job.analysis} --data {job.data} --out {job.out}  "
               f"({time.perf_counter() - t:.1f} s)", flush=True)
         done.append((job, written))
+    write_fingerprints(made, {job.analysis for job, _ in done})
+    print(f"wrote {FINGERPRINTS}")
     if not only:
         (RESULTS / "README.md").write_text(readme(done, skipped, time.perf_counter() - started,
                                                   (sum(steps), len(steps))))
