@@ -16,6 +16,7 @@ only simple consistency asserts, no friendly errors (that is the fast solver's j
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from simcore.cards import hand_from_cards, parse_hand
@@ -438,3 +439,22 @@ def dds_solve(hands, leader: int, trick=()):
         moves[c] = score if mover % 2 == 0 else tricks_left - score  # DDS: the mover's side
     value = max(moves.values()) if mover % 2 == 0 else min(moves.values())
     return value, moves
+
+
+# ------------------------------------------------------------------------------- sweeps
+
+
+def sweep(fast_solve, game: str, k: int, count: int, seed: int):
+    """Checks `count` random endings of k cards against the oracle: (count, disagreements)."""
+    rng = random.Random(f"{game}/{k}/{seed}")
+    problems = []
+    for _ in range(count):
+        report = disagreement(fast_solve, random_ending(game, rng, k))
+        if report:
+            problems.append(report)
+    return count, problems
+
+
+def sweep_message(game: str, k: int, count: int, problems: list[str]) -> str:
+    shown = "\n".join(problems[:3])
+    return f"{game}: {len(problems)} of {count} random {k}-card endings disagree, e.g.\n{shown}"

@@ -1,0 +1,223 @@
+"""simcore.solve("spades", ...) against the plain-Python oracle (tests/reference/open_hand.py),
+against DDS itself (Spades with must_break_spades=false is bridge with spades as trumps), and on
+hand-made positions from docs/rules/spades.md whose values are worked out in the comments.
+
+SIMCORE_SOLVE_SWEEP=N scales the slow sweep (default 1).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+import simcore
+from reference import open_hand as oracle
+from simcore.cards import hand_from_cards, parse_card, parse_hand
+
+GAME = "spades"
+SCALE = int(os.environ.get("SIMCORE_SOLVE_SWEEP", "1"))
+C = parse_card
+
+
+def fast(*args, **kwargs):
+    return simcore.solve(*args, **kwargs)
+
+
+def solved(solver, *args, **kwargs):
+    """(value, {card: value}) from either solver."""
+    if solver is oracle.solve:
+        return oracle.solve(*args, **kwargs)
+    sol = fast(*args, **kwargs)
+    return int(sol.value), {int(c): int(v) for c, v in sol.moves.items()}
+
+
+BOTH = pytest.mark.parametrize("solver", [oracle.solve, fast], ids=["oracle", "simcore"])
+
+
+# ----------------------------------------------------------------------- random endings
+
+
+@pytest.mark.parametrize("k,count", [(1, 200), (2, 1000), (3, 700), (4, 150), (5, 8)])
+def test_random_endings_match_the_oracle(k, count):
+    """Value and every card's value; nil for each seat, must_break_spades on/off, broken or not,
+    partial tricks of 0-3 cards (SP-7 ... SP-10)."""
+    n, problems = oracle.sweep(fast, GAME, k, count, seed=1)
+    assert not problems, oracle.sweep_message(GAME, k, n, problems)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k,count", [(3, 2000), (4, 600), (5, 40), (6, 4)])
+def test_random_endings_match_the_oracle_sweep(k, count):
+    n, problems = oracle.sweep(fast, GAME, k, count * SCALE, seed=2)
+    assert not problems, oracle.sweep_message(GAME, k, n, problems)
+
+
+def test_value_is_the_best_of_the_moves_for_the_player_to_move():
+    """Seats 0+2 maximise their tricks; with nil=s, s and its partner minimise s's tricks."""
+    rng = random.Random(11)
+    for _ in range(300):
+        p = oracle.random_ending(GAME, rng, rng.randrange(1, 4))
+        args, kwargs = p.args()
+        sol = fast(*args, **kwargs)
+        mover = oracle.player_to_move(GAME, p.leader, p.trick)
+        g, _ = oracle.make_game(GAME, p.rules, p.state)
+        best = max if mover in g.maximisers() else min
+        assert int(sol.value) == best(int(v) for v in sol.moves.values()), str(p)
+
+
+def test_a_spade_in_the_trick_means_broken():
+    """SP-9 / the contract: the solver infers broken from a spade already in the trick."""
+    rng = random.Random(12)
+    checked = 0
+    while checked < 100:
+        p = oracle.random_ending(GAME, rng, rng.randrange(2, 4))
+        if not any(oracle.suit(c) == oracle.SPADES for c in p.trick):
+            continue
+        args, kwargs = p.args()
+        kwargs["rules"] = {"must_break_spades": True}
+        kwargs["broken"] = False
+        unsaid = fast(*args, **kwargs)
+        kwargs["broken"] = True
+        said = fast(*args, **kwargs)
+        assert (unsaid.value, dict(unsaid.moves)) == (said.value, dict(said.moves)), str(p)
+        checked += 1
+
+
+def test_equivalent_cards_each_listed_with_their_own_value():
+    """AS KS QS touch; AH and QH touch because KH is gone: every legal card is a key."""
+    hands = ["AS KS QS AH QH", "2S 3S 4S 5S 2C", "6S 7S 8S 9S 3C", "TS JS 4C 5C 6C"]
+    sol = fast(GAME, hands, leader=0, broken=True)
+    value, moves = oracle.solve(GAME, hands, 0, broken=True)
+    assert {int(c): int(v) for c, v in sol.moves.items()} == moves
+    assert set(moves) == set(oracle.cards_of(parse_hand(hands[0])))
+    assert moves[C("AH")] == moves[C("QH")] and moves[C("AS")] == moves[C("KS")] == moves[C("QS")]
+
+
+def test_hands_as_text_masks_or_card_lists_agree():
+    text = ["AS 2H 3D", "KS 4H 5D", "QS 6H 7D", "JS 8H 9D"]
+    masks = [parse_hand(h) for h in text]
+    lists = [oracle.cards_of(m) for m in masks]
+    a, b = fast(GAME, text, leader=1), fast(GAME, masks, leader=1)
+    assert (a.value, dict(a.moves)) == (b.value, dict(b.moves))
+    c = fast(GAME, [hand_from_cards(x) for x in lists], leader=1)
+    assert (a.value, dict(a.moves)) == (c.value, dict(c.moves))
+
+
+# ----------------------------------------------------------------------- DDS
+
+
+def random_deal(rng) -> list[int]:
+    cards = rng.sample(range(52), 52)
+    return [hand_from_cards(cards[13 * s:13 * s + 13]) for s in range(4)]
+
+
+def test_full_deals_match_dds_without_must_break():
+    """13 cards each, seats 0..3 = N E S W, every opening lead's value equal to DDS's."""
+    rng = random.Random(21)
+    for _ in range(40):
+        hands, leader = random_deal(rng), rng.randrange(4)
+        sol = fast(GAME, hands, leader=leader, rules={"must_break_spades": False})
+        value, moves = oracle.dds_solve(hands, leader)
+        assert int(sol.value) == value
+        assert {int(c): int(v) for c, v in sol.moves.items()} == moves, (hands, leader)
+
+
+def test_mid_trick_positions_of_full_deals_match_dds():
+    """A few tricks and 0-3 cards of the current one played at random, then both solve."""
+    rng = random.Random(22)
+    for _ in range(40):
+        hands, leader = random_deal(rng), rng.randrange(4)
+        deal = oracle.dds_deal(hands, leader, ())
+        for _ in range(4 * rng.randrange(0, 6) + rng.randrange(0, 4)):
+            deal.play(rng.choice(deal.legal_moves()))
+        trick = tuple(oracle.public_id(c) for c in deal.curtrick)
+        hands, leader = oracle.dds_hands(deal), int(deal.first)
+        sol = fast(GAME, hands, leader=leader, trick=trick, rules={"must_break_spades": False})
+        value, moves = oracle.dds_solve(hands, leader, trick)
+        assert int(sol.value) == value
+        assert {int(c): int(v) for c, v in sol.moves.items()} == moves, (hands, leader, trick)
+
+
+# ----------------------------------------------------------------------- hand-made positions
+
+
+@BOTH
+def test_sp5_nil_holds_only_if_the_partner_overtakes(solver):
+    """Seat 3 led 5H, nil bidder 0 had to follow with KH, seat 1 discarded 4C.  Partner 2 holds
+    AH 3H: AH overtakes, wins, and 3H wins the last trick (no spades left): 0 tricks for seat 0.
+    3H lets KH win: seat 0 takes a trick (then 2D loses to AD).  Nil value: min(0, 1) = 0."""
+    hands = ["2D", "3C", "AH 3H", "AD"]
+    trick = [C("5H"), C("KH"), C("4C")]
+    assert solved(solver, GAME, hands, 3, trick, nil=0) == (0, {C("AH"): 0, C("3H"): 1})
+    # The same cards for the side (SP-10): AH -> seat 2 takes both; 3H -> KH, then AD wins.
+    assert solved(solver, GAME, hands, 3, trick) == (2, {C("AH"): 2, C("3H"): 1})
+
+
+@BOTH
+def test_sp5_nil_the_opponents_pick_the_lead_that_sets_it(solver):
+    """nil=1.  Seat 0 (an opponent) leads 2H: seat 1 must follow with 3H (SP-8), seats 2 and 3
+    have no heart, so 3H wins; seat 2 throws AC under it, and seat 1's KC, led, wins the last
+    trick too: 2 tricks.  Leading 2C instead: seat 1 follows with KC, seat 2's AC wins, seat 2
+    leads 4D, seat 3 wins it with a diamond and seat 1 discards 3H: 0.  The opponents
+    maximise: 2."""
+    hands = ["2H 2C", "3H KC", "4D AC", "5D 6D"]
+    assert solved(solver, GAME, hands, 0, (), nil=1) == (2, {C("2H"): 2, C("2C"): 0})
+
+
+@BOTH
+def test_sp7_must_break_changes_the_value(solver):
+    """Seat 0 holds AS AH, seat 1 2S 3D, seats 2 and 3 only diamonds; seat 0 leads.
+    Spades led at once (allowed once broken, or with must_break_spades off): AS draws 2S, AH
+    wins too: 2.  Not broken under SP-7, seat 0 must lead AH: seat 1 ruffs with 2S (SP-8),
+    leads 3D, and AS ruffs it: 1."""
+    hands = ["AS AH", "2S 3D", "4D 5D", "6D 7D"]
+    assert solved(solver, GAME, hands, 0) == (1, {C("AH"): 1})
+    assert solved(solver, GAME, hands, 0, rules={"must_break_spades": True}, broken=False) == \
+        (1, {C("AH"): 1})
+    both = (2, {C("AS"): 2, C("AH"): 1})
+    assert solved(solver, GAME, hands, 0, rules={"must_break_spades": False}) == both
+    assert solved(solver, GAME, hands, 0, broken=True) == both
+
+
+@BOTH
+def test_sp7_a_leader_holding_only_spades_may_lead_them(solver):
+    """Seat 0 holds AS KS only; spades not broken: it leads a spade anyway and wins both."""
+    hands = ["AS KS", "2H 3H", "4H 5H", "6H 7H"]
+    assert solved(solver, GAME, hands, 0) == (2, {C("AS"): 2, C("KS"): 2})
+
+
+def test_no_cards_left_is_worth_nothing():
+    sol = fast(GAME, [0, 0, 0, 0], leader=2)
+    assert int(sol.value) == 0 and dict(sol.moves) == {}
+
+
+# ----------------------------------------------------------------------- bad input
+
+FOUR = ["AS 2H", "KS 3H", "QS 4H", "JS 5H"]
+
+
+@pytest.mark.parametrize("game,hands,kwargs,why", [
+    ("spades", ["AS 2H", "AS 3H", "QS 4H", "JS 5H"], {}, "overlapping hands"),
+    ("spades", ["AS", "KS 3H", "QS 4H", "JS 5H"], {"trick": [C("AS")]}, "hand overlaps trick"),
+    ("spades", ["AS 2H", "KS", "QS 4H", "JS 5H"], {}, "a seat holds too few"),
+    ("spades", ["AS 2H 6H", "KS 3H", "QS 4H", "JS 5H"], {}, "a seat holds too many"),
+    ("spades", ["AS 2H", "KS", "QS 4H", "JS 5H"], {"leader": 0, "trick": [C("3H")]},
+     "the seat that played holds one fewer, not the one yet to play"),
+    ("spades", ["AS", "KS", "QS", "JS"], {"trick": [C("2H"), C("3H"), C("4H"), C("5H")]},
+     "a trick as long as the seats in play"),
+    ("spades", FOUR[:3], {}, "three hands"),
+    ("spades", FOUR, {"leader": 4}, "no seat 4"),
+    ("spades", FOUR, {"nil": 4}, "no seat 4 to bid nil"),
+    ("spades", FOUR, {"trump": 3}, "unknown state keyword"),
+    ("spades", FOUR, {"rules": {"must_break": False}}, "unknown rules option"),
+    ("spades", ["XS 2H", "KS 3H", "QS 4H", "JS 5H"], {}, "malformed card text"),
+    ("bridge", FOUR, {}, "unknown game"),
+])
+def test_bad_input_is_one_clear_line(game, hands, kwargs, why):
+    kwargs = {"leader": 0, **kwargs}
+    with pytest.raises(simcore.SimcoreError) as excinfo:
+        simcore.solve(game, hands, **kwargs)
+    message = str(excinfo.value)
+    assert message and "\n" not in message, why

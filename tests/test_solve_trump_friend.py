@@ -1,0 +1,134 @@
+"""simcore.solve("trump-friend", ...) against the plain-Python oracle (tests/reference/open_hand.py)
+and on hand-made positions from docs/rules/trump_friend.md whose values are worked out in the
+comments.
+
+SIMCORE_SOLVE_SWEEP=N scales the slow sweep (default 1).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+import simcore
+from reference import open_hand as oracle
+from simcore.cards import parse_card
+
+GAME = "trump-friend"
+SCALE = int(os.environ.get("SIMCORE_SOLVE_SWEEP", "1"))
+C = parse_card
+NO_TRUMP = 4
+
+
+def fast(*args, **kwargs):
+    return simcore.solve(*args, **kwargs)
+
+
+def solved(solver, *args, **kwargs):
+    """(value, {card: value}) from either solver."""
+    if solver is oracle.solve:
+        return oracle.solve(*args, **kwargs)
+    sol = fast(*args, **kwargs)
+    return int(sol.value), {int(c): int(v) for c, v in sol.moves.items()}
+
+
+BOTH = pytest.mark.parametrize("solver", [oracle.solve, fast], ids=["oracle", "simcore"])
+
+
+# ----------------------------------------------------------------------- random endings
+
+
+@pytest.mark.parametrize("k,count", [(1, 200), (2, 1000), (3, 600), (4, 40)])
+def test_random_endings_match_the_oracle(k, count):
+    """Value (card points of the team) and every card's value; every trump and no trump, solo
+    and two-seat teams, partial tricks of 0-4 cards (TF-3, TF-7, TF-8, TF-11)."""
+    n, problems = oracle.sweep(fast, GAME, k, count, seed=1)
+    assert not problems, oracle.sweep_message(GAME, k, n, problems)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k,count", [(3, 2000), (4, 250)])
+def test_random_endings_match_the_oracle_sweep(k, count):
+    n, problems = oracle.sweep(fast, GAME, k, count * SCALE, seed=2)
+    assert not problems, oracle.sweep_message(GAME, k, n, problems)
+
+
+def test_value_is_the_best_of_the_moves_for_the_player_to_move():
+    """The team maximises its points, the defenders minimise them."""
+    rng = random.Random(11)
+    for _ in range(300):
+        p = oracle.random_ending(GAME, rng, rng.randrange(1, 4))
+        args, kwargs = p.args()
+        sol = fast(*args, **kwargs)
+        mover = oracle.player_to_move(GAME, p.leader, p.trick)
+        best = max if mover in p.state["team"] else min
+        assert int(sol.value) == best(int(v) for v in sol.moves.values()), str(p)
+
+
+# ----------------------------------------------------------------------- hand-made positions
+
+
+@BOTH
+def test_tf8_2_no_trump_off_suit_aces_never_win_and_points_decide(solver):
+    """No trump, declarer 0 alone (team {0}), seat 0 to lead 4C or 5D; nobody else has a club.
+    4C led wins whatever falls (TF-8.2: the off-suit aces never win), so the defenders throw
+    nothing of value but seat 4's QS, keeping 3D (TF-3: the highest diamond) to win the 5D with
+    AH, AS, KH on it: seat 0 takes 1 point.  5D led first: 3D wins it, seat 4 leads QS and seat
+    2's AS (A over Q, TF-3) takes the last trick: 0.  Best: 1."""
+    hands = ["4C 5D", "AH 6D", "AS 7D", "KH 8D", "3D QS"]
+    assert solved(solver, GAME, hands, 0, trump=NO_TRUMP, team=(0,)) == \
+        (1, {C("4C"): 1, C("5D"): 0})
+
+
+@BOTH
+def test_tf8_2_last_trick_the_lowest_card_of_the_led_suit_takes_the_aces(solver):
+    """No trump, seat 2 leads 4C, the lowest card of the suit (TF-3), and nobody can follow:
+    it wins AH, AD, AS and KH: 2+2+2+1 = 7 points (TF-11) for team {2, 4}."""
+    hands = ["AH", "AD", "4C", "AS", "KH"]
+    assert solved(solver, GAME, hands, 2, trump=NO_TRUMP, team=(2, 4)) == (7, {C("4C"): 7})
+    # With hearts trump, seat 0's AH ruffs it and the team {2, 4} keeps none: 0.
+    assert solved(solver, GAME, hands, 2, trump=2, team=(2, 4)) == (0, {C("4C"): 0})
+
+
+@BOTH
+def test_tf3_tf8_1_the_three_is_the_highest_trump(solver):
+    """Trump spades; seat 1 led AS, seat 2 played 2S; seat 3 plays 3S, the highest spade (TF-3),
+    over both; seat 4 follows with KS and seat 0 discards QD.  The trick holds A=2, K=1, Q=1
+    (TF-11): 4 points to seat 3, so 0 for the team {0, 2} and 4 for a declarer 3 alone."""
+    hands = ["QD", "", "", "3S", "KS"]
+    trick = [C("AS"), C("2S")]
+    assert solved(solver, GAME, hands, 1, trick, trump=3, team=(0, 2)) == (0, {C("3S"): 0})
+    assert solved(solver, GAME, hands, 1, trick, trump=3, team=(3,)) == (4, {C("3S"): 4})
+
+
+def test_no_cards_left_is_worth_nothing():
+    sol = fast(GAME, [0, 0, 0, 0, 0], leader=3, trump=1, team=(3,))
+    assert int(sol.value) == 0 and dict(sol.moves) == {}
+
+
+# ----------------------------------------------------------------------- bad input
+
+FIVE = ["AS 2H", "KS 3H", "QS 4H", "JS 5H", "TS 6H"]
+
+
+@pytest.mark.parametrize("hands,kwargs,why", [
+    (FIVE, {"team": (0,)}, "trump is required"),
+    (FIVE, {"trump": 0}, "team is required"),
+    (FIVE, {"trump": 5, "team": (0,)}, "trump is 0-3 or 4 = no trump"),
+    (FIVE, {"trump": 0, "team": (5,)}, "no seat 5"),
+    (FIVE[:4], {"trump": 0, "team": (0,)}, "four hands for five seats"),
+    (FIVE, {"trump": 0, "team": (0,), "alone": 1}, "alone is not a Trump Friend keyword"),
+    (["AS 2H", "AS 3H", "QS 4H", "JS 5H", "TS 6H"], {"trump": 0, "team": (0,)}, "overlap"),
+    (["AS 2H", "KS", "QS 4H", "JS 5H", "TS 6H"], {"trump": 0, "team": (0,)}, "sizes"),
+    (["2C", "3C", "4C", "5C", "6C"],
+     {"trump": 0, "team": (0,), "trick": [C(t) for t in ("AS", "KS", "QS", "JS", "TS")]},
+     "a trick as long as the seats in play"),
+])
+def test_bad_input_is_one_clear_line(hands, kwargs, why):
+    kwargs = {"leader": 0, **kwargs}
+    with pytest.raises(simcore.SimcoreError) as excinfo:
+        simcore.solve(GAME, hands, **kwargs)
+    message = str(excinfo.value)
+    assert message and "\n" not in message, why
