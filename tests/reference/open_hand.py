@@ -351,10 +351,13 @@ def random_game(game: str, rng):
     return g, rules, state, deck
 
 
-def narrow_deck(deck: list[int], n_cards: int, rng) -> list[int]:
-    """Often keep only a few suits: more voids, ruffs and squeezes in a short ending."""
+def narrow_deck(deck: list[int], n_cards: int, rng, keep: int | None = None) -> list[int]:
+    """Often keep only a few suits (`keep` first): more voids, ruffs and squeezes in an ending."""
     suits = sorted({suit(c) for c in deck})
     rng.shuffle(suits)
+    if keep is not None:
+        suits.remove(keep)
+        suits.insert(0, keep)
     for n_suits in range(rng.randrange(1, len(suits) + 1), len(suits) + 1):
         kept = [c for c in deck if suit(c) in suits[:n_suits]]
         if len(kept) >= n_cards:
@@ -373,7 +376,9 @@ def random_ending(game: str, rng, k: int) -> Position:
     leader = rng.choice(seats)
     n_played = rng.randrange(len(seats))
     order = [seats[(seats.index(leader) + i) % len(seats)] for i in range(len(seats))]
-    deck = narrow_deck(deck, k * len(seats), rng)
+    # Spades: mostly with spades in the deck, so that SP-7/SP-9 and ruffs come up often
+    keep = SPADES if game == "spades" and rng.random() < 0.7 else None
+    deck = narrow_deck(deck, k * len(seats), rng, keep)
     dealt = rng.sample(deck, k * len(seats))
     hands = [0] * g.n_seats
     for i, s in enumerate(seats):
