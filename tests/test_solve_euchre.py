@@ -124,6 +124,19 @@ def test_eu12_eu13_the_lone_players_partner_is_skipped_in_turn(solver):
     assert solved(solver, GAME, hands, 2, [C("KH")], trump=SPADES, alone=1) == (0, {C("AH"): 0})
 
 
+@BOTH
+def test_eu3_equivalent_cards_across_the_bowers_each_listed(solver):
+    """Trump hearts.  JH, JD, AH are the three top trumps (EU-3): touching, so each lead is worth
+    the same, and each is listed.  QD and TD touch too, JD having left the diamonds (EU-4)."""
+    hands = ["JH JD AH", "KD 9C AC", "QD 9H TC", "AD QS KS"]
+    value, moves = solved(solver, GAME, hands, 0, trump=HEARTS)
+    assert set(moves) == {C("JH"), C("JD"), C("AH")}
+    assert moves[C("JH")] == moves[C("JD")] == moves[C("AH")] == value
+    hands = ["QD TD JH", "KD 9C AC", "JD 9H TC", "AD QS KS"]
+    value, moves = solved(solver, GAME, hands, 0, trump=HEARTS)
+    assert set(moves) == {C("QD"), C("TD"), C("JH")} and moves[C("QD")] == moves[C("TD")]
+
+
 # ----------------------------------------------------------------------- bad input
 
 FOUR = ["AS 9H", "KS TH", "QS JH", "JS QH"]

@@ -103,6 +103,29 @@ def test_tf3_tf8_1_the_three_is_the_highest_trump(solver):
     assert solved(solver, GAME, hands, 1, trick, trump=3, team=(3,)) == (4, {C("3S"): 4})
 
 
+@BOTH
+def test_tf3_tf11_touching_cards_of_different_points_are_not_equivalent(solver):
+    """No trump, team {0}.  Seat 1 led 3S (the highest spade, TF-3) and three hearts fell; seat 0
+    must follow with AS or KS, both lost.  Seat 1 then leads 5S and seat 0's other spade wins
+    it: keeping AS (2 points) is worth 2, keeping KS (1 point) 1, though A and K touch."""
+    hands = ["AS KS", "5S", "5H", "7H", "9H"]
+    trick = [C("3S"), C("4H"), C("6H"), C("8H")]
+    assert solved(solver, GAME, hands, 1, trick, trump=NO_TRUMP, team=(0,)) == \
+        (2, {C("KS"): 2, C("AS"): 1})
+
+
+@BOTH
+def test_tf3_three_two_ace_touch_at_the_top(solver):
+    """No trump, team {0}.  3S, 2S, AS are the three highest spades (TF-3), all seat 0's: any of
+    them led wins KS, QS, JS, TS (3 points), the other two win the discards, and AS's 2 points
+    stay home: 5, each spade listed on its own.  4C (the lowest club) led first loses to seat 2's
+    TC, and seat 3, void in clubs, throws JS (1 point) on it: 4."""
+    hands = ["3S 2S AS 4C", "KS 5C 6C 7C", "QS 8C 9C TC", "JS 2D 3D 4D", "TS 5D 6D 7D"]
+    value, moves = solved(solver, GAME, hands, 0, trump=NO_TRUMP, team=(0,))
+    assert {C("3S"), C("2S"), C("AS"), C("4C")} == set(moves)
+    assert moves[C("3S")] == moves[C("2S")] == moves[C("AS")] == value
+
+
 def test_no_cards_left_is_worth_nothing():
     sol = fast(GAME, [0, 0, 0, 0, 0], leader=3, trump=1, team=(3,))
     assert int(sol.value) == 0 and dict(sol.moves) == {}
