@@ -55,6 +55,50 @@ def test_oracle_agrees_with_dds_on_a_full_deal_played_down_to_five_cards():
         assert (value, moves) == oracle.dds_solve(hands, leader, ())
 
 
+def euchre_as_bridge(p):
+    """The Euchre position as a bridge one DDS can solve, and the map of Euchre cards to it.
+
+    Trump t: the right bower becomes the ace of t, the left bower its king, and the A K Q 10 9 of
+    t the Q J 10 9 8 (EU-3, EU-4); other cards keep their rank.  A lone player's partner (EU-12)
+    gets 2..6 of a plain suit instead of nothing: it must follow that suit only under a 9 or
+    higher led, so it never wins a trick and never leads -- in effect it sits out.
+    """
+    t = p.state["trump"]
+    to_bridge = {c: c for c in oracle.EUCHRE_DECK}
+    for euchre, bridge in [((t, 9), (t, 12)), ((3 - t, 9), (t, 11)), ((t, 12), (t, 10)),
+                           ((t, 11), (t, 9)), ((t, 10), (t, 8)), ((t, 8), (t, 7)), ((t, 7), (t, 6))]:
+        to_bridge[13 * euchre[0] + euchre[1]] = 13 * bridge[0] + bridge[1]
+    hands = [hand_from_cards(to_bridge[c] for c in oracle.cards_of(h)) for h in p.hands]
+    trick = [to_bridge[c] for c in p.trick]
+    alone = p.state.get("alone", -1)
+    if alone >= 0:
+        out, plain = (alone + 2) % 4, (t + 1) % 4
+        mover = oracle.player_to_move("euchre", p.leader, p.trick, alone)
+        dummies = [13 * plain + r for r in range(len(oracle.cards_of(hands[mover])))]
+        q = (out - p.leader) % 4  # the partner's place in the bridge trick
+        if q <= len(trick):  # its turn came before the player to move's: it played a dummy
+            trick.insert(q, dummies.pop())
+        hands[out] = hand_from_cards(dummies)
+    return hands, p.leader, trick, {b: e for e, b in to_bridge.items()}
+
+
+def test_oracle_agrees_with_dds_on_euchre_endings_as_bridge():
+    """EU-3/EU-4 bowers, EU-12 lone players, EU-14/EU-15, every trump: by the card map above."""
+    rng = random.Random(8)
+    checked = alone = bowers = 0
+    for k in [1, 2, 3, 4] * 100 + [5] * 10:
+        p = oracle.random_ending("euchre", rng, k)
+        value, moves = oracle.solve(*p.args()[0], **p.args()[1])
+        hands, leader, trick, to_euchre = euchre_as_bridge(p)
+        dds_value, dds_moves = oracle.dds_solve(hands, leader, trick, trump=p.state["trump"])
+        assert (value, moves) == (dds_value, {to_euchre[c]: v for c, v in dds_moves.items()}), \
+            str(p)
+        checked += 1
+        alone += p.state.get("alone", -1) >= 0
+        bowers += any(c % 13 == 9 for h in p.hands for c in oracle.cards_of(h))
+    assert checked == 410 and alone > 100 and bowers > 200
+
+
 # ----------------------------------------------------------------------- the oracle's rules
 
 
@@ -102,6 +146,20 @@ def test_tf3_tf8_rank_and_winner():
     assert g.winner((C("AC"), C("2C"), C("3C"), C("KC"), C("4C")), [0, 1, 2, 3, 4]) == 2
     g = oracle.TrumpFriend(trump=1, team=frozenset({0}))  # TF-8.1: the lowest trump wins
     assert g.winner((C("3C"), C("4D"), C("2C"), C("AC"), C("KC")), [3, 4, 0, 1, 2]) == 4
+
+
+def test_tf_trick_winner_and_points_agree_with_the_replay_reference():
+    """A second, independent reading of TF-3/TF-8/TF-11 (tests/reference/trump_friend.py, the
+    engine's referee) on random tricks: Trump Friend has five seats, so no DDS check."""
+    from reference import trump_friend as referee
+
+    rng = random.Random(9)
+    for _ in range(3000):
+        trump = rng.randrange(5)
+        cards = tuple(rng.sample(range(52) if rng.random() < 0.5 else range(26), 5))
+        g = oracle.TrumpFriend(trump=trump, team=frozenset({0}))
+        assert g.winner(cards, [0, 1, 2, 3, 4]) == referee.trick_winner(list(cards), trump)
+        assert g.worth(cards, 0) == referee.cards_points(cards)
 
 
 def test_tf11_points_total_twenty():

@@ -406,8 +406,8 @@ def random_ending(game: str, rng, k: int) -> Position:
 DDS_RANKS = "23456789TJQKA"
 
 
-def dds_deal(hands, leader: int, trick):
-    """An endplay Deal of the position, spades trumps, `leader` on lead to `trick`."""
+def dds_deal(hands, leader: int, trick, trump: int = SPADES):
+    """An endplay Deal of the position, `trump` (a suit id) trumps, `leader` on lead to `trick`."""
     from endplay.types import Card, Deal, Denom, Player, Rank
 
     def pbn(mask):  # PBN lists spades, hearts, diamonds, clubs, high cards first
@@ -415,7 +415,7 @@ def dds_deal(hands, leader: int, trick):
                         for s in (SPADES, HEARTS, DIAMONDS, CLUBS))
 
     deal = Deal("N:" + " ".join(pbn(as_mask(h)) for h in hands), first=Player(leader),
-                trump=Denom.spades)
+                trump=Denom(3 - trump))
     for c in trick:
         deal.play(Card(suit=Denom(3 - suit(c)), rank=Rank(4 << rank(c))), from_hand=False)
     return deal
@@ -431,7 +431,7 @@ def dds_hands(deal) -> list[int]:
     return [hand_from_cards(public_id(c) for c in deal[p]) for p in range(4)]
 
 
-def dds_solve(hands, leader: int, trick=()):
+def dds_solve(hands, leader: int, trick=(), trump: int = SPADES):
     """(tricks of seats 0+2 from here, {card: that value}) by DDS, every legal card."""
     from endplay.dds import solve_board
     from endplay.dds.solve import SolveMode
@@ -439,7 +439,7 @@ def dds_solve(hands, leader: int, trick=()):
     mover = (leader + len(trick)) % 4
     tricks_left = bin(as_mask(hands[mover])).count("1")
     moves = {}
-    for card, score in solve_board(dds_deal(hands, leader, trick), SolveMode.Default):
+    for card, score in solve_board(dds_deal(hands, leader, trick, trump), SolveMode.Default):
         c = public_id(card)
         moves[c] = score if mover % 2 == 0 else tricks_left - score  # DDS: the mover's side
     value = max(moves.values()) if mover % 2 == 0 else min(moves.values())
