@@ -1,0 +1,121 @@
+"""Euchre open-hand solver: public cards onto the generic search of :mod:`simcore.search`.
+
+Cards go public -> base -> trump order (:mod:`simcore.games.euchre.deck`), where the right and
+left bowers are strengths 7 and 6 of the trump suit (EU-3, EU-4: the left bower is a trump for
+following, leading and winning), then to solver ids ``16 * suit + strength``.  A lone player's
+partner holds nothing and sits out (EU-12), so the trick has three cards.
+
+:func:`deal_table` computes the 20 DD columns of a deal: ``dd_t{t}`` (tricks of seats 0+2,
+nobody alone) and ``dd_alone{s}_t{t}`` (tricks of lone seat s), leaders by EU-13, and, when t is
+the upcard's suit, the dealer's pickup with the discard best for the dealer's side.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore import search
+from simcore.cards import bit, lowest_bit
+from simcore.games.euchre.deck import public_to_base, to_trump, trump_card_to_public
+
+NO_POINTS = np.zeros(64, np.int64)
+NO_TRICK = np.zeros(1, np.int64)
+TABLE_BITS = 14
+N_TABLE = 20  # dd_t0..3, dd_alone{s}_t{t}
+
+
+def new_tables(n: int = 1, log2_size: int = TABLE_BITS):
+    return search.new_tables(n, log2_size)
+
+
+@nb.njit(cache=True)
+def to_solver(mask, trump):
+    """A public hand as solver ids in trump order."""
+    return search.widen(to_trump(public_to_base(mask), trump))
+
+
+@nb.njit(cache=True)
+def _active(alone):
+    if alone < 0:
+        return 0b1111
+    return 0b1111 & ~(1 << ((alone + 2) % 4))
+
+
+@nb.njit(cache=True)
+def _setup(hands, leader, trick, trick_len, trump, alone, count, tab):
+    search.setup(tab, 4, _active(alone), trump, -1, count, count, 1, NO_POINTS)
+    h = tab[search.T_HANDS]
+    for s in range(4):
+        h[s] = to_solver(hands[s], trump)
+    stack = tab[search.T_STACK]
+    for i in range(trick_len):
+        stack[i] = lowest_bit(to_solver(bit(trick[i]), trump))
+
+
+@nb.njit(cache=True)
+def solve_value(hands, leader, trick, trick_len, trump, alone, tab):
+    """Tricks won by seats 0+2 from here on (current trick included)."""
+    _setup(hands, leader, trick, trick_len, trump, alone, 0b0101, tab)
+    return search.value(tab, trick_len, leader, False)
+
+
+@nb.njit(cache=True)
+def solve_moves(hands, leader, trick, trick_len, trump, alone, tab, cards_out, values_out):
+    """Every legal card of the player to move (public ids) and its value; returns how many."""
+    _setup(hands, leader, trick, trick_len, trump, alone, 0b0101, tab)
+    k = search.move_values(tab, trick_len, leader, False, cards_out, values_out)
+    for i in range(k):
+        cards_out[i] = trump_card_to_public(search.narrow_card(cards_out[i]), trump)
+    return k
+
+
+@nb.njit(cache=True)
+def _with_pickup(tab, dealer, upcard_solver, leader, dealer_maximises):
+    """Value after the dealer picks up the upcard and discards the best of its six cards.
+
+    The first discard is solved exactly; each other one is only tested against the best so far
+    (one boolean search), and solved exactly only when it beats it.  The table is shared by the
+    six: their positions are all of the same game, so every stored bound stays true.
+    """
+    h = tab[search.T_HANDS]
+    six = h[dealer] | np.uint64(1) << np.uint64(upcard_solver)
+    best = -1
+    m = six
+    while m:
+        low = m & (~m + np.uint64(1))
+        m ^= low
+        h[dealer] = six ^ low
+        hi = search.position_bound(tab, 0)
+        if best < 0:
+            best = search.value_between(tab, 0, leader, False, 0, hi)
+        elif dealer_maximises:
+            if best < hi and search.at_least(tab, 0, leader, False, best + 1):
+                best = search.value_between(tab, 0, leader, False, best + 1, hi)
+        elif best > 0 and not search.at_least(tab, 0, leader, False, best):
+            best = search.value_between(tab, 0, leader, False, 0, best - 1)
+    h[dealer] = six ^ np.uint64(1) << np.uint64(upcard_solver)  # leave the dealt hand
+    return best
+
+
+@nb.njit(cache=True)
+def _table_entry(hands, dealer, upcard, trump, alone, tab):
+    """One DD column: nobody alone (alone = -1, tricks of 0+2) or seat ``alone`` alone."""
+    count = 0b0101 if alone < 0 else 1 << alone
+    leader = (dealer + 1) % 4 if alone < 0 else (alone + 1) % 4
+    _setup(hands, leader, NO_TRICK, 0, trump, alone, count, tab)
+    dealer_out = alone >= 0 and (alone + 2) % 4 == dealer
+    if upcard // 13 != trump or dealer_out:
+        return search.value(tab, 0, leader, False)
+    up = lowest_bit(to_solver(bit(upcard), trump))
+    return _with_pickup(tab, dealer, up, leader, ((count >> dealer) & 1) == 1)
+
+
+@nb.njit(cache=True)
+def deal_table(hands, dealer, upcard, tab, out):
+    """The 20 DD values of a deal into out: out[t] = dd_t{t}, out[4 + 4 * s + t] = dd_alone{s}_t{t}."""
+    for t in range(4):
+        out[t] = _table_entry(hands, dealer, upcard, t, -1, tab)
+    for s in range(4):
+        for t in range(4):
+            out[4 + 4 * s + t] = _table_entry(hands, dealer, upcard, t, s, tab)

@@ -1,0 +1,66 @@
+"""Spades open-hand solver: public cards onto the generic search of :mod:`simcore.search`.
+
+Spades are trump (SP-2, SP-10); with ``must_break`` (rules option ``must_break_spades``, SP-7)
+spades may not be led until broken unless the leader holds only spades, and any spade played
+breaks them (SP-9: a spade played off-suit, or led because the leader holds nothing else; a spade
+that follows a spade lead was only possible once broken).  The solver id of public card
+``13 * suit + rank`` is ``16 * suit + rank``.
+
+Objectives: ``nil = -1`` counts the tricks of seats 0+2 (both sides play their best);
+``nil = s`` counts the tricks of seat s, which s and its partner minimise and the opponents
+maximise.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore import search
+
+SPADES = 3
+NO_POINTS = np.zeros(64, np.int64)
+TABLE_BITS = 18
+
+
+def new_tables(n: int = 1, log2_size: int = TABLE_BITS):
+    return search.new_tables(n, log2_size)
+
+
+@nb.njit(cache=True)
+def _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab):
+    """Load the position into tab; returns the broken flag including the current trick."""
+    if nil < 0:
+        count = 0b0101
+        maxi = 0b0101
+    else:
+        count = 1 << nil
+        maxi = (1 << ((nil + 1) % 4)) | (1 << ((nil + 3) % 4))
+    search.setup(tab, 4, 0b1111, SPADES, SPADES if must_break else -1, count, maxi, 1, NO_POINTS)
+    h = tab[search.T_HANDS]
+    for s in range(4):
+        h[s] = search.widen(hands[s])
+    stack = tab[search.T_STACK]
+    for i in range(trick_len):
+        c = trick[i]
+        stack[i] = 16 * (c // 13) + c % 13
+        if c // 13 == SPADES:
+            broken = True
+    return broken
+
+
+@nb.njit(cache=True)
+def solve_value(hands, leader, trick, trick_len, broken, must_break, nil, tab):
+    """Tricks won by seats 0+2 from here on (nil = -1), or the nil value of seat ``nil``."""
+    b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
+    return search.value(tab, trick_len, leader, b)
+
+
+@nb.njit(cache=True)
+def solve_moves(hands, leader, trick, trick_len, broken, must_break, nil, tab, cards_out, values_out):
+    """Every legal card of the player to move (public ids) and its value; returns how many."""
+    b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
+    k = search.move_values(tab, trick_len, leader, b, cards_out, values_out)
+    for i in range(k):
+        cards_out[i] = search.narrow_card(cards_out[i])
+    return k

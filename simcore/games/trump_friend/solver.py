@@ -1,0 +1,81 @@
+"""Trump Friend open-hand solver: public cards onto the generic search of :mod:`simcore.search`.
+
+Five seats, ranks 3-2-A-K-...-4 (TF-3: the internal strength is the public rank minus two,
+mod 13), follow suit (TF-7), trump 0-3 or 4 = no trump, in which off-suit cards never win
+(TF-8).  The value is card points (TF-11: A = 2, K/Q/J = 1) won by the seats of ``team``
+(a seat bitmask: the declarer, plus the friend when a player holds the friend card); the team
+maximises, everyone else minimises.  Kitty cards are in no hand and simply never play.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from simcore import search
+from simcore.games.trump_friend.layout import NO_TRUMP, TO_PUBLIC
+
+TABLE_BITS = 18
+_J, _Q, _K, _A = 7, 8, 9, 10  # internal strengths of the point cards
+
+
+def _points():
+    p = np.zeros(64, np.int64)
+    for s in range(4):
+        for r in (_J, _Q, _K):
+            p[16 * s + r] = 1
+        p[16 * s + _A] = 2
+    return p
+
+
+POINTS = _points()
+
+
+def new_tables(n: int = 1, log2_size: int = TABLE_BITS):
+    return search.new_tables(n, log2_size)
+
+
+@nb.njit(cache=True)
+def to_solver(mask):
+    """A public hand as solver ids: within each suit, strength = rank - 2 mod 13 (TF-3)."""
+    m = np.uint64(mask)
+    out = np.uint64(0)
+    for s in range(4):
+        p = (m >> np.uint64(13 * s)) & np.uint64(0x1FFF)
+        internal = (p >> np.uint64(2)) | ((p & np.uint64(3)) << np.uint64(11))
+        out |= internal << np.uint64(16 * s)
+    return out
+
+
+@nb.njit(cache=True)
+def card_to_public(c):
+    return TO_PUBLIC[search.narrow_card(c)]
+
+
+@nb.njit(cache=True)
+def _setup(hands, leader, trick, trick_len, trump, team, tab):
+    search.setup(tab, 5, 0b11111, -1 if trump == NO_TRUMP else trump, -1, team, team, 0, POINTS)
+    h = tab[search.T_HANDS]
+    for s in range(5):
+        h[s] = to_solver(hands[s])
+    stack = tab[search.T_STACK]
+    for i in range(trick_len):
+        c = trick[i]
+        stack[i] = 16 * (c // 13) + (c % 13 + 11) % 13
+
+
+@nb.njit(cache=True)
+def solve_value(hands, leader, trick, trick_len, trump, team, tab):
+    """Card points won by the seats of ``team`` from here on (current trick included)."""
+    _setup(hands, leader, trick, trick_len, trump, team, tab)
+    return search.value(tab, trick_len, leader, False)
+
+
+@nb.njit(cache=True)
+def solve_moves(hands, leader, trick, trick_len, trump, team, tab, cards_out, values_out):
+    """Every legal card of the player to move (public ids) and its value; returns how many."""
+    _setup(hands, leader, trick, trick_len, trump, team, tab)
+    k = search.move_values(tab, trick_len, leader, False, cards_out, values_out)
+    for i in range(k):
+        cards_out[i] = card_to_public(cards_out[i])
+    return k
