@@ -4,5 +4,6 @@ from simcore.version import __version__
 from simcore.errors import SimcoreError
 from simcore.runs import load
 from simcore.batch import simulate
+from simcore.solve import Solution, solve
 
-__all__ = ["SimcoreError", "load", "simulate", "__version__"]
+__all__ = ["SimcoreError", "Solution", "load", "simulate", "solve", "__version__"]
