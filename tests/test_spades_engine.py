@@ -71,26 +71,34 @@ def test_random_fast_path_gives_the_general_paths_rows(monkeypatch):
     general = GAME.run_hands(4, 0, 1000, Rules(), choice, log_plays=True)
     assert fast.equals(general)
     h1, g1 = GAME.run_games(4, 0, 5, Rules(max_hands=40), choice, log_plays=True)
+    free = Rules(must_break_spades=False)
+    general_free = GAME.run_hands(4, 0, 1000, free, choice, log_plays=True)
     monkeypatch.setattr(spades_pkg, "RANDOM_FAST_PATH", True)
     h2, g2 = GAME.run_games(4, 0, 5, Rules(max_hands=40), choice, log_plays=True)
     assert h1.equals(h2) and g1.equals(g2)
+    assert GAME.run_hands(4, 0, 1000, free, choice, log_plays=True).equals(general_free)
+    assert not general_free.equals(fast)  # the option changes the plays
 
 
 # ---------------------------------------------------------------- the referee
 
 
-@pytest.mark.parametrize("policy", ["random", "heuristic", "0=heuristic 1=random 2=heuristic 3=random"])
-def test_engine_agrees_with_the_reference_on_random_deals(policy):
+@pytest.mark.parametrize("policy,must_break", [
+    ("random", True), ("heuristic", True), ("0=heuristic 1=random 2=heuristic 3=random", True),
+    ("random", False), ("heuristic", False)])
+def test_engine_agrees_with_the_reference_on_random_deals(policy, must_break):
     choice = GAME.policies_from_specs(policy.split())
-    frame = GAME.run_hands(100, 0, 1500, Rules(), choice, log_plays=True)
+    rules = Rules(must_break_spades=must_break)
+    frame = GAME.run_hands(100, 0, 1500, rules, choice, log_plays=True)
     for row in rows_of(frame):
-        ref.check_row(row)
+        ref.check_row(row, rules)
 
 
 def test_engine_agrees_with_the_reference_over_whole_games():
     for spec, rules in [(["heuristic"], Rules()),
                         (["random", "bid=heuristic"], Rules(blind_nil_timing="before_bidding")),
-                        (["random"], Rules(max_hands=25))]:
+                        (["random"], Rules(max_hands=25)),
+                        (["random", "0=heuristic"], Rules(must_break_spades=False, max_hands=25))]:
         hands, games = GAME.run_games(7, 0, 40, rules, GAME.policies_from_specs(spec),
                                       log_plays=True)
         finals = {}

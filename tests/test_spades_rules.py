@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from reference import spades as ref
-from simcore.cards import hand_from_cards, parse_cards, parse_hand, popcount
+from simcore.cards import format_card, hand_from_cards, parse_cards, parse_hand, popcount
 from simcore.errors import SimcoreError
 from simcore.games import get
 from simcore.games.spades import engine, layout, policies
@@ -263,6 +263,89 @@ def test_sp7_no_spade_lead_before_spades_break_unless_only_spades(random_rows):
             for i in range(4):
                 held[(leaders[t] + i) % 4].discard(row["plays"][4 * t + i])
     assert only_spades_leads > 0
+
+
+# Fixed hands for the ``must_break_spades`` tests: every seat holds spades and other suits,
+# seat s holding _SPADES_HELD[s] spades, so a spade lead before spades break is legal only
+# with the option off.
+_SPADES_HELD = (1, 4, 6, 2)
+
+
+def _fixed_hands_filter():
+    spades = list(range(39, 52))
+    others = list(range(39))
+    hands, taken = {}, 0
+    for s, k in enumerate(_SPADES_HELD):
+        cards = spades[:k] + others[taken:taken + 13 - k]
+        spades, taken = spades[k:], taken + 13 - k
+        hands[str(s)] = " ".join(format_card(c) for c in cards)
+    return GAME.deal_filter(hands)
+
+
+@pytest.mark.parametrize("fast_path", [True, False])
+def test_must_break_spades_off_random_leads_a_spade_at_its_share_of_the_leaders_hand(
+        monkeypatch, fast_path):
+    """With the option off, ``random`` leads uniformly from the whole hand: the first lead is a
+    spade with probability (spades held) / 13 for each leader; with it on, never (every seat
+    holds other cards).  Both play paths (the all-random fast path and the general one)."""
+    import simcore.games.spades as spades_pkg
+
+    monkeypatch.setattr(spades_pkg, "RANDOM_FAST_PATH", fast_path)
+    choice = GAME.policies_from_specs(["random"])
+    deals = _fixed_hands_filter()
+    n = 4000
+    for must_break in (False, True):
+        rows = GAME.run_hands(31, 0, n, Rules(must_break_spades=must_break), choice,
+                              log_plays=True, deal_filter=deals)
+        first = rows.select(leader=(pl.col("dealer") + 1) % 4,
+                            spade=pl.col("plays").list.first() // 13 == SPADE)
+        if must_break:
+            assert not first["spade"].any()
+            continue
+        for (leader,), group in first.group_by("leader"):
+            p = _SPADES_HELD[leader] / 13
+            sd = (p * (1 - p) / group.height) ** 0.5
+            assert abs(group["spade"].mean() - p) < 4.5 * sd, (leader, group["spade"].mean(), p)
+        for row in rows.head(300).iter_rows(named=True):
+            ref.check_row(row, Rules(must_break_spades=False))
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_must_break_spades_on_never_leads_a_spade_before_they_break(policy):
+    """The default (SP-7): whatever the policy, a spade is led before spades broke only by a
+    leader holding nothing else.  The fixed hands make that impossible in trick 1."""
+    choice = GAME.policies_from_specs([policy])
+    rows = GAME.run_hands(32, 0, 1500, Rules(), choice, log_plays=True,
+                          deal_filter=_fixed_hands_filter())
+    assert not (rows["plays"].list.first() // 13 == SPADE).any()
+
+
+def test_must_break_spades_off_the_heuristic_plays_only_legal_cards_and_may_lead_spades():
+    """With the option off the heuristic's leads come from the whole hand (the engine would
+    refuse an illegal card); the replay against the reference referee checks every play."""
+    rules = Rules(must_break_spades=False)
+    rows = GAME.run_hands(33, 0, 1500, rules, GAME.policies_from_specs(["heuristic"]),
+                          log_plays=True)
+    early_spade_leads = 0  # spades led while the leader held another suit and none had broken
+    for row in rows.iter_rows(named=True):
+        r = ref.check_row(row, rules) and ref.replay(
+            [row[f"hand{s}"] for s in SEATS], row["dealer"], row["plays"], must_break=False)
+        leaders = [(row["dealer"] + 1) % 4] + r.trick_winners[:12]
+        held = [ref.cards_of(row[f"hand{s}"]) for s in SEATS]
+        for t in range(r.spades_broken_trick + 1):
+            lead = row["plays"][4 * t]
+            early_spade_leads += lead // 13 == SPADE and any(c // 13 != SPADE for c in held[leaders[t]])
+            for i in range(4):
+                held[(leaders[t] + i) % 4].discard(row["plays"][4 * t + i])
+    assert early_spade_leads > 0
+
+
+def test_must_break_spades_is_an_option_with_the_rules_file_default():
+    assert Rules().must_break_spades is True
+    assert Rules.from_options({"must_break_spades": "false"}).must_break_spades is False
+    with pytest.raises(SimcoreError, match="true or false"):
+        Rules.from_options({"must_break_spades": "sometimes"})
+    assert rules_vector(Rules(must_break_spades=False))[layout.R_MUST_BREAK] == 0
 
 
 def test_sp8_players_follow_suit_when_able(heuristic_rows):

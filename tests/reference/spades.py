@@ -44,15 +44,18 @@ def trick_winner(cards: list[int], leader: int) -> int:
     return (leader + cards.index(win)) % 4
 
 
-def legal_cards(hand: set[int], trick: list[int], broken: bool) -> set[int]:
+def legal_cards(hand: set[int], trick: list[int], broken: bool,
+                must_break: bool = True) -> set[int]:
+    """SP-7, SP-8; ``must_break`` is the rules option ``must_break_spades`` (false: the house
+    rule that spades may be led at any time)."""
     if not trick:  # SP-7
         non_spades = {c for c in hand if suit(c) != SPADES}
-        return hand if broken or not non_spades else non_spades
+        return hand if broken or not must_break or not non_spades else non_spades
     follow = {c for c in hand if suit(c) == suit(trick[0])}  # SP-8
     return follow or hand
 
 
-def replay(hands: list[int], dealer: int, plays: list[int]) -> HandReplay:
+def replay(hands: list[int], dealer: int, plays: list[int], must_break: bool = True) -> HandReplay:
     """Replay 52 plays from the hands held at the start of play; raise IllegalPlay on any
     card a seat did not hold or could not play."""
     held = [cards_of(h) for h in hands]
@@ -68,11 +71,11 @@ def replay(hands: list[int], dealer: int, plays: list[int]) -> HandReplay:
         for i in range(4):
             seat = (leader + i) % 4
             card = int(plays[4 * t + i])
-            if card not in legal_cards(held[seat], trick, broken):
+            if card not in legal_cards(held[seat], trick, broken, must_break):
                 raise IllegalPlay(f"trick {t}: seat {seat} may not play {card}")
             held[seat].remove(card)
             trick.append(card)
-            if suit(card) == SPADES and not broken:  # SP-9
+            if suit(card) == SPADES and not broken:  # SP-9 (with the option off: any spade)
                 broken = True
                 broken_trick = t
         leader = trick_winner(trick, leader)
@@ -134,6 +137,7 @@ def check_exchange(dealt: list[int], hands: list[int], passed: list[int], blind:
 def check_row(row: dict, rules=None, bags_before=(0, 0)) -> tuple[int, int]:
     """Check one logged hand row against the rules; returns the bags carried after it."""
     kw = {}
+    must_break = rules is None or rules.must_break_spades
     if rules is not None:
         kw = dict(bag_limit=rules.bag_limit, bag_penalty=rules.bag_penalty,
                   nil_value=rules.nil_value, blind_nil_value=rules.blind_nil_value)
@@ -145,7 +149,7 @@ def check_row(row: dict, rules=None, bags_before=(0, 0)) -> tuple[int, int]:
     for s in range(4):
         assert 0 <= bids[s] <= 13
         assert not blind[s] or bids[s] == 0
-    r = replay(hands, row["dealer"], row["plays"])
+    r = replay(hands, row["dealer"], row["plays"], must_break)
     assert list(row["trick_winners"]) == r.trick_winners
     assert [row[f"tricks{s}"] for s in range(4)] == r.tricks
     assert row["spades_broken_trick"] == r.spades_broken_trick

@@ -76,14 +76,21 @@ def _log_arrays(rows: int, log_plays: bool):
 
 
 def _row_arrays(rows: int, game_mode: bool, log_plays: bool):
-    """The kernels' output arrays.  Per-seat and per-side values are (rows, field, k) views
-    of (field, k, rows) arrays: the kernels index them by row, and every column is contiguous,
-    so building the polars frame copies nothing (a serial copy would cap 2-thread scaling)."""
-    out = np.zeros(rows, layout.GAME_HAND_ROW if game_mode else layout.HAND_ROW)
-    seat_hands = np.zeros((layout.N_SEAT_HANDS, layout.N_SEATS, rows), np.uint64).transpose(2, 0, 1)
-    seat_values = np.zeros((layout.N_SEAT_VALUES, layout.N_SEATS, rows), np.int8).transpose(2, 0, 1)
-    side_values = np.zeros((layout.N_SIDE_VALUES, 2, rows), np.int32).transpose(2, 0, 1)
-    return (out, seat_hands, seat_values, side_values, *_log_arrays(rows, log_plays))
+    """The kernels' output arrays (wide, small, side16, total, plays, winners): each column
+    array is a (rows, k) view of a (k, rows) array, so the kernels index it by row and every
+    column is contiguous in the column's own type: building the polars frame copies and
+    converts nothing (a serial copy would cap 2-thread scaling).  ``layout.W_*``, ``S_*``,
+    ``D_*``; hands mode has no game, hand_no or total columns."""
+    wide = np.zeros((layout.N_WIDE if game_mode else layout.N_WIDE_HANDS, rows), np.uint64).T
+    small = np.zeros((layout.N_SMALL, rows), np.int8).T
+    side16 = np.zeros((layout.N_SIDE16, rows), np.int16).T
+    total = np.zeros((2 if game_mode else 0, rows), np.int32).T
+    return (wide, small, side16, total, *_log_arrays(rows, log_plays))
+
+
+def _attempts(rows: int, deal_filter) -> np.ndarray:
+    """The attempts column the kernels fill: only a run with conditions has one."""
+    return np.zeros(rows if deal_filter is not None and deal_filter.has_conditions else 0, np.int64)
 
 
 def _check(bad: np.ndarray):
@@ -94,25 +101,34 @@ def _check(bad: np.ndarray):
         )
 
 
-def _hand_frame(out, seat_hands, seat_values, side_values, plays, winners, log_plays, game_mode):
-    seat = {
-        "hand": seat_hands[:, layout.SH_HAND],
-        "dealt": seat_hands[:, layout.SH_DEALT],
-        "passed": seat_hands[:, layout.SH_PASSED],
-        "bid": seat_values[:, layout.SV_BID],
-        "blind": seat_values[:, layout.SV_BLIND].astype(np.bool_),
-        "tricks": seat_values[:, layout.SV_TRICKS],
-        "contract": side_values[:, layout.DV_CONTRACT].astype(np.int8),
-        "score": side_values[:, layout.DV_SCORE].astype(np.int16),
-        "bags": side_values[:, layout.DV_BAGS].astype(np.int8),
-        "nil_points": side_values[:, layout.DV_NIL_POINTS].astype(np.int16),
-        "bag_penalty": side_values[:, layout.DV_BAG_PENALTY].astype(np.int16),
-    }
+def _hand_frame(wide, small, side16, total, plays, winners, log_plays, game_mode):
+    columns = {"seed": wide[:, layout.W_SEED], "deal": wide[:, layout.W_DEAL],
+               "dealer": small[:, layout.S_DEALER],
+               "spades_broken_trick": small[:, layout.S_BROKEN]}
     if game_mode:
-        seat["total"] = side_values[:, layout.DV_TOTAL]
-        seat["total_bags"] = side_values[:, layout.DV_TOTAL_BAGS].astype(np.int16)
-    lists = {"plays": plays, "trick_winners": winners} if log_plays else None
-    return frame_from_records(out, seat, lists, order=layout.HAND_COLUMNS)
+        columns["game"] = wide[:, layout.W_GAME]
+        columns["hand_no"] = wide[:, layout.W_HAND_NO].astype(np.uint16)
+    for stem, array, first, k in (
+            ("hand", wide, layout.W_HAND, 4), ("dealt", wide, layout.W_DEALT, 4),
+            ("passed", wide, layout.W_PASSED, 4), ("bid", small, layout.S_BID, 4),
+            ("blind", small, layout.S_BLIND, 4), ("tricks", small, layout.S_TRICKS, 4),
+            ("contract", small, layout.S_CONTRACT, 2), ("bags", small, layout.S_BAGS, 2),
+            ("score", side16, layout.D_SCORE, 2), ("nil_points", side16, layout.D_NIL_POINTS, 2),
+            ("bag_penalty", side16, layout.D_BAG_PENALTY, 2),
+            ("total_bags", side16, layout.D_TOTAL_BAGS, 2), ("total", total, 0, total.shape[1])):
+        for i in range(k):
+            columns[f"{stem}{i}"] = array[:, first + i]
+    for s in range(layout.N_SEATS):
+        columns[f"blind{s}"] = columns[f"blind{s}"].view(np.bool_)
+    order = [c for c in layout.HAND_COLUMNS if game_mode or c not in _GAME_MODE_ONLY]
+    frame = pl.DataFrame({name: columns[name] for name in order})
+    if log_plays:
+        frame = frame.with_columns(pl.Series("plays", plays).cast(pl.List(pl.UInt8)),
+                                   pl.Series("trick_winners", winners).cast(pl.List(pl.Int8)))
+    return frame
+
+
+_GAME_MODE_ONLY = ("game", "hand_no", "total0", "total1", "total_bags0", "total_bags1")
 
 
 def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
@@ -134,19 +150,18 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
 def _hands(seed, start, count, rules, choice, log_plays, deal_filter, forced):
     hands_kernel, _ = _kernels(choice)
-    out, seat_hands, seat_values, side_values, plays, winners = _row_arrays(count, False, log_plays)
+    arrays = _row_arrays(count, False, log_plays)
     bad = np.zeros(n_blocks(count), np.int64)
     bid_policies, modes, policies, all_random = policy_arrays(choice)
     modes[M_WHATIF_NIL] = forced
-    attempts = np.zeros(count, np.int64)
+    attempts = _attempts(count, deal_filter)
     capped = np.zeros(1, np.int64)
-    hands_kernel(np.uint64(seed), np.int64(start), out, seat_hands, seat_values, side_values,
-                 rules_vector(rules), bid_policies, modes, policies, all_random, plays, winners,
+    hands_kernel(np.uint64(seed), np.int64(start), *arrays[:4], rules_vector(rules), bid_policies,
+                 modes, policies, all_random, *arrays[4:],
                  *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped, bad)
     dealing.check_capped(capped)
     _check(bad)
-    frame = _hand_frame(out, seat_hands, seat_values, side_values, plays, winners, log_plays, False)
-    return with_attempts(frame, attempts, deal_filter)
+    return with_attempts(_hand_frame(*arrays, log_plays, False), attempts, deal_filter)
 
 
 def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
@@ -167,7 +182,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
     def play(rows, offsets, record, log):
         arrays = _row_arrays(rows, True, log)
-        attempts = np.zeros(rows, np.int64)
+        attempts = _attempts(rows, deal_filter)
         capped = np.zeros(1, np.int64)
         games_kernel(np.uint64(seed), np.int64(start), games, game_values, *arrays[:4], offsets,
                      record, *args, *arrays[4:], *constraints, attempts, capped, bad)

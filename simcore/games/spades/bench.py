@@ -29,7 +29,7 @@ def kernel_rate(policy: str, hands: int, repeats: int = 4) -> tuple[float, float
         bad = np.zeros(16, np.int64)
         wall, cpu = time.perf_counter(), time.process_time()
         _hands_kernel(np.uint64(7), np.int64(0), *arrays[:4], rules, *policy_arrays(choice),
-                      *arrays[4:], *filter_arrays(LAYOUT, None), np.zeros(hands, np.int64),
+                      *arrays[4:], *filter_arrays(LAYOUT, None), np.zeros(0, np.int64),
                       np.zeros(1, np.int64), bad)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         best_wall, best_cpu = max(best_wall, hands / wall), max(best_cpu, hands / cpu)

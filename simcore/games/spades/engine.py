@@ -14,13 +14,10 @@ from simcore.games.base import rebind
 from simcore.rng import below, policy_key, shuffle, stream_key
 from simcore.tricks import beats, follow_mask
 from simcore.games.spades.layout import (
-    DV_BAG_PENALTY,
-    DV_BAGS,
-    DV_CONTRACT,
-    DV_NIL_POINTS,
-    DV_SCORE,
-    DV_TOTAL,
-    DV_TOTAL_BAGS,
+    D_BAG_PENALTY,
+    D_NIL_POINTS,
+    D_SCORE,
+    D_TOTAL_BAGS,
     N_SEATS,
     N_TRICKS,
     R_BAG_LIMIT,
@@ -30,16 +27,18 @@ from simcore.games.spades.layout import (
     R_BLIND_NIL,
     R_BLIND_NIL_VALUE,
     R_MAX_HANDS,
+    R_MUST_BREAK,
     R_NIL_VALUE,
     R_TARGET,
-    SH_DEALT,
-    SH_HAND,
-    SH_PASSED,
+    S_BAGS,
+    S_BID,
+    S_BLIND,
+    S_BROKEN,
+    S_CONTRACT,
+    S_DEALER,
+    S_TRICKS,
     SPADE_CARDS,
     SPADES,
-    SV_BID,
-    SV_BLIND,
-    SV_TRICKS,
     V_BAGS,
     V_BIDS,
     V_BLIND,
@@ -55,6 +54,13 @@ from simcore.games.spades.layout import (
     V_TRICK_CARDS,
     V_TRICKS,
     V_VOIDS,
+    W_DEAL,
+    W_DEALT,
+    W_GAME,
+    W_HAND,
+    W_HAND_NO,
+    W_PASSED,
+    W_SEED,
 )
 from simcore.games.spades.policies import (
     M_BLIND_NIL,
@@ -173,8 +179,9 @@ def blind_nil_exchange(st, hands, bid_policies, modes, view, passed):
 
 
 @nb.njit(inline="always", cache=True)
-def play_tricks(st, hands, leader, policies, view, plays, winners, row):
-    """SP-7 ... SP-10: the 13 tricks; counts tricks per seat in the view.
+def play_tricks(st, hands, leader, must_break, policies, view, plays, winners, row):
+    """SP-7 ... SP-10: the 13 tricks; counts tricks per seat in the view.  ``must_break``:
+    the rules option ``must_break_spades`` (false: a spade may be led at any time).
 
     ``hands`` are consumed.  Returns the trick (0-12) in which spades broke, or -2 when a
     policy chose an illegal card (only a user policy can).
@@ -202,7 +209,7 @@ def play_tricks(st, hands, leader, policies, view, plays, winners, row):
             hand = hands[seat]
             if i == 0:
                 legal = hand
-                if not broken and (hand & ~SPADE_CARDS):
+                if must_break and not broken and (hand & ~SPADE_CARDS):
                     legal = hand & ~SPADE_CARDS  # SP-7: no spade lead before they break
             else:
                 legal = follow_mask(hand, led)  # SP-8
@@ -238,7 +245,7 @@ def play_tricks(st, hands, leader, policies, view, plays, winners, row):
 
 
 @nb.njit(inline="always", cache=True)
-def play_tricks_random(st, hands, leader, view, plays, winners, row):
+def play_tricks_random(st, hands, leader, must_break, view, plays, winners, row):
     """``play_tricks`` when every seat plays the built-in ``random`` policy: the same draws
     and results (tests check it), without the view the random policy never reads (only
     V_TRICKS is filled, for scoring) and with the trick winner found branch-free: a card's
@@ -255,7 +262,7 @@ def play_tricks_random(st, hands, leader, view, plays, winners, row):
         hand = hands[leader]
         legal = hand
         side = hand & ~SPADE_CARDS
-        if not broken and side:
+        if must_break and not broken and side:
             legal = side  # SP-7
         card = random_card(legal, st)
         hands[leader] = hand & ~bit(card)
@@ -302,10 +309,11 @@ def play_tricks_random(st, hands, leader, view, plays, winners, row):
 
 @nb.njit(inline="always", cache=True)
 def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, rules,
-                    bid_policies, modes, policies, all_random, totals, bags, out, seat_hands,
-                    seat_values, side_values, row, plays, winners, predealt):
-    """Deal, bid, exchange, play and score one hand; write row ``row``; add the hand to
-    ``totals`` and ``bags`` (the running score and carried bags of each side).
+                    bid_policies, modes, policies, all_random, totals, bags, wide, small, side16,
+                    total, row, plays, winners, predealt):
+    """Deal, bid, exchange, play and score one hand; write row ``row`` of the column arrays
+    (``layout``: ``wide``, ``small``, ``side16``, and ``total`` unless it has no columns); add
+    the hand to ``totals`` and ``bags`` (the running score and carried bags of each side).
 
     ``st[0]`` is the deal's stream (set by the caller); policies draw from ``pst``, a sibling
     stream derived one way from it, so a policy's random state never gives back the deal.
@@ -321,23 +329,25 @@ def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, r
     if not predealt:
         deal(st, deck, hands)
     for s in range(N_SEATS):
-        seat_hands[row, SH_DEALT, s] = hands[s]
+        wide[row, W_DEALT + s] = hands[s]
     bidding(pst, hands, dealer, rules, bid_policies, modes, view)
     blind_nil_exchange(pst, hands, bid_policies, modes, view, passed)
     for s in range(N_SEATS):
-        seat_hands[row, SH_HAND, s] = hands[s]
-        seat_hands[row, SH_PASSED, s] = passed[s]
+        wide[row, W_HAND + s] = hands[s]
+        wide[row, W_PASSED + s] = passed[s]
+    must_break = rules[R_MUST_BREAK] != 0
     if all_random:
-        broken_trick = play_tricks_random(pst, hands, (dealer + 1) & 3, view, plays, winners, row)
+        broken_trick = play_tricks_random(pst, hands, (dealer + 1) & 3, must_break, view, plays,
+                                          winners, row)
     else:
-        broken_trick = play_tricks(pst, hands, (dealer + 1) & 3, policies, view, plays, winners,
-                                   row)
+        broken_trick = play_tricks(pst, hands, (dealer + 1) & 3, must_break, policies, view,
+                                   plays, winners, row)
     if broken_trick == -2:
         return False
     for s in range(N_SEATS):
-        seat_values[row, SV_BID, s] = view[V_BIDS + s]
-        seat_values[row, SV_BLIND, s] = view[V_BLIND + s]
-        seat_values[row, SV_TRICKS, s] = view[V_TRICKS + s]
+        small[row, S_BID + s] = view[V_BIDS + s]
+        small[row, S_BLIND + s] = view[V_BLIND + s]
+        small[row, S_TRICKS + s] = view[V_TRICKS + s]
     for p in range(2):
         score, hand_bags, contract, nil_points, penalty, carried = score_side(
             view[V_BIDS + p], view[V_BLIND + p], view[V_TRICKS + p],
@@ -346,18 +356,19 @@ def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, r
             rules[R_BLIND_NIL_VALUE])
         totals[p] += score
         bags[p] = carried
-        side_values[row, DV_SCORE, p] = score
-        side_values[row, DV_BAGS, p] = hand_bags
-        side_values[row, DV_CONTRACT, p] = contract
-        side_values[row, DV_NIL_POINTS, p] = nil_points
-        side_values[row, DV_BAG_PENALTY, p] = penalty
-        side_values[row, DV_TOTAL, p] = totals[p]
-        side_values[row, DV_TOTAL_BAGS, p] = carried
-    rec = out[row]  # taken here, not passed in: an inlined record argument is a copy
-    rec.seed = seed
-    rec.deal = deal_id
-    rec.dealer = dealer
-    rec.spades_broken_trick = broken_trick
+        # the narrow columns wrap as numpy's astype would; no Spades value comes near
+        small[row, S_CONTRACT + p] = contract
+        small[row, S_BAGS + p] = hand_bags
+        side16[row, D_SCORE + p] = score
+        side16[row, D_NIL_POINTS + p] = nil_points
+        side16[row, D_BAG_PENALTY + p] = penalty
+        side16[row, D_TOTAL_BAGS + p] = carried
+        if total.shape[1] > 0:
+            total[row, p] = totals[p]
+    wide[row, W_SEED] = seed
+    wide[row, W_DEAL] = deal_id
+    small[row, S_DEALER] = dealer
+    small[row, S_BROKEN] = broken_trick
     return True
 
 
@@ -381,9 +392,8 @@ def constrained_deal(seed, a, b, st, hands, dealer, fixed, conds, weights, order
 
 
 @nb.njit(cache=True)
-def hands_block(seed, start, lo, hi, out, seat_hands, seat_values, side_values, rules,
-                bid_policies, modes, policies, all_random, plays, winners, fixed, conds, weights,
-                attempts, capped):
+def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_policies, modes,
+                policies, all_random, plays, winners, fixed, conds, weights, attempts, capped):
     """Hand rows lo .. hi-1 (one worker's block); every hand starts at 0 points and 0 bags.
     Returns the number of hands in which a policy played an illegal card.
 
@@ -410,30 +420,29 @@ def hands_block(seed, start, lo, hi, out, seat_hands, seat_values, side_values, 
         st[0] = stream_key(seed, k, 0, 1)
         dealer = below(st, N_SEATS)  # SP-3
         st[0] = stream_key(seed, k, 0, 0)
-        attempts[i] = 1
         if constrained:
             n = constrained_deal(seed, np.uint64(k), np.uint64(0), st, hands, dealer, fixed, conds,
                                  weights, order, masks, roles)
             if n == 0:
                 capped[0] = k + 1
                 break
-            attempts[i] = n
+            if attempts.shape[0] > 0:
+                attempts[i] = n
         totals[0] = 0
         totals[1] = 0
         bags[0] = 0
         bags[1] = 0
         if not play_and_record(st, pst, deck, hands, passed, view, seed, np.uint64(k), dealer,
                                rules, bid_policies, modes, policies, all_random, totals, bags,
-                               out, seat_hands, seat_values, side_values, i, plays, winners,
-                               constrained):
+                               wide, small, side16, total, i, plays, winners, constrained):
             bad += 1
     return bad
 
 
 @nb.njit(cache=True)
-def games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands, seat_values,
-                side_values, offsets, record, rules, bid_policies, modes, policies, all_random,
-                plays, winners, fixed, conds, weights, attempts, capped):
+def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16, total, offsets,
+                record, rules, bid_policies, modes, policies, all_random, plays, winners, fixed,
+                conds, weights, attempts, capped):
     """Games lo .. hi-1 (one worker's block, ``b``), played to the target (SP-15, SP-16).
     Returns the number of games stopped by an illegal play."""
     target = rules[R_TARGET]
@@ -467,23 +476,21 @@ def games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands, sea
             st[0] = stream_key(seed, game, hand_no + 1, 0)
             row = offsets[g] + hand_no if record else np.int64(b)
             deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
-            attempts[row] = 1
             if constrained:
                 n = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st, hands,
                                      dealer, fixed, conds, weights, order, masks, roles)
                 if n == 0:
                     capped[0] = np.int64(deal_id) + 1
                     break
-                attempts[row] = n
+                if attempts.shape[0] > 0:
+                    attempts[row] = n
             if not play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, rules,
-                                   bid_policies, modes, policies, all_random, totals, bags, out,
-                                   seat_hands, seat_values, side_values, row, plays, winners,
-                                   constrained):
+                                   bid_policies, modes, policies, all_random, totals, bags, wide,
+                                   small, side16, total, row, plays, winners, constrained):
                 bad += 1
                 break
-            rec = out[row]
-            rec.game = game
-            rec.hand_no = hand_no
+            wide[row, W_GAME] = game
+            wide[row, W_HAND_NO] = hand_no
             hand_no += 1
             dealer = (dealer + 1) & 3  # SP-15
             winner = game_winner(totals[0], totals[1], target)  # SP-16
@@ -500,26 +507,26 @@ def games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands, sea
     return bad
 
 
-def hands_kernel(seed, start, out, seat_hands, seat_values, side_values, rules, bid_policies,
-                 modes, policies, all_random, plays, winners, fixed, conds, weights, attempts,
-                 capped, bad):
+def hands_kernel(seed, start, wide, small, side16, total, rules, bid_policies, modes, policies,
+                 all_random, plays, winners, fixed, conds, weights, attempts, capped, bad):
     """Hand rows ``start ..`` in parallel blocks (``hands_block``).  ``all_random``: every
     seat plays the built-in random policy (take the fast path).  ``bad[b]`` counts illegal
     plays in block b.  ``fixed``/``conds``/``weights``: a simcore.dealing filter (empty: the
-    ordinary deal); ``attempts[row]`` gets the attempts of each deal, ``capped[0]`` the deal id
-    + 1 of a deal no attempt satisfied (the blocks then stop)."""
-    n = out.shape[0]
+    ordinary deal); ``attempts[row]`` gets the attempts of each constrained deal (an empty
+    array: not wanted), ``capped[0]`` the deal id + 1 of a deal no attempt satisfied (the
+    blocks then stop)."""
+    n = wide.shape[0]
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         lo, hi = block_range(b, n, n_blocks)
-        bad[b] = hands_block(seed, start, lo, hi, out, seat_hands, seat_values, side_values,
-                             rules, bid_policies, modes, policies, all_random, plays, winners,
-                             fixed, conds, weights, attempts, capped)
+        bad[b] = hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_policies,
+                             modes, policies, all_random, plays, winners, fixed, conds, weights,
+                             attempts, capped)
 
 
-def games_kernel(seed, start, games, game_values, out, seat_hands, seat_values, side_values,
-                 offsets, record, rules, bid_policies, modes, policies, all_random, plays, winners,
-                 fixed, conds, weights, attempts, capped, bad):
+def games_kernel(seed, start, games, game_values, wide, small, side16, total, offsets, record,
+                 rules, bid_policies, modes, policies, all_random, plays, winners, fixed, conds,
+                 weights, attempts, capped, bad):
     """Whole games in parallel blocks (``games_block``).
 
     With ``record`` false it only plays the games and fills ``games`` and ``game_values``
@@ -532,10 +539,9 @@ def games_kernel(seed, start, games, game_values, out, seat_hands, seat_values, 
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         lo, hi = block_range(b, n, n_blocks)
-        bad[b] = games_block(seed, start, lo, hi, b, games, game_values, out, seat_hands,
-                             seat_values, side_values, offsets, record, rules, bid_policies,
-                             modes, policies, all_random, plays, winners, fixed, conds, weights,
-                             attempts, capped)
+        bad[b] = games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
+                             total, offsets, record, rules, bid_policies, modes, policies,
+                             all_random, plays, winners, fixed, conds, weights, attempts, capped)
 
 
 def with_play(play_fn):

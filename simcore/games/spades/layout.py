@@ -43,37 +43,39 @@ R_BLIND_NIL_VALUE = 5
 R_BLIND_MIN_DEFICIT = 6
 R_BLIND_BEFORE_BIDDING = 7  # blind_nil_timing: 0 own_turn, 1 before_bidding
 R_MAX_HANDS = 8
-N_RULES = 9
+R_MUST_BREAK = 9  # 1: SP-7 (no spade lead before spades are broken); 0: spades may be led any time
+N_RULES = 10
 
-# Row records hold the scalar columns.  Per-seat and per-side columns live in 2-D/3-D arrays
-# beside them (Numba does not reliably write nested record fields inside parallel loops).
-_HAND_FIELDS = [("dealer", np.int8), ("spades_broken_trick", np.int8)]
-HAND_ROW = np.dtype([("seed", np.uint64), ("deal", np.uint64)] + _HAND_FIELDS, align=True)
-GAME_HAND_ROW = np.dtype(
-    [("seed", np.uint64), ("deal", np.uint64), ("game", np.uint64), ("hand_no", np.uint16)]
-    + _HAND_FIELDS,
-    align=True,
-)
-
-# seat_hands[row, field, seat] (uint64 masks)
-SH_HAND = 0  # the hand played (after any blind-nil exchange)
-SH_DEALT = 1  # the hand dealt
-SH_PASSED = 2  # the three cards this seat gave its partner (0 = no exchange)
-N_SEAT_HANDS = 3
-# seat_values[row, field, seat] (int8)
-SV_BID = 0
-SV_BLIND = 1
-SV_TRICKS = 2
-N_SEAT_VALUES = 3
-# side_values[row, field, side] (int32; the frame narrows score, bags, ... to the contract's types)
-DV_SCORE = 0  # hand points, bag penalty included
-DV_BAGS = 1  # bags taken this hand (overtricks + nil bidders' tricks)
-DV_CONTRACT = 2  # sum of the side's non-nil bids
-DV_NIL_POINTS = 3  # net nil / blind nil points
-DV_BAG_PENALTY = 4  # -bag_penalty per time the running bags reached bag_limit (<= 0)
-DV_TOTAL = 5  # running score after this hand (game mode; int32: a hopeless side can sink far)
-DV_TOTAL_BAGS = 6  # bags carried after this hand (game mode)
-N_SIDE_VALUES = 7
+# Hand rows are written column by column into (rows, k) views of (k, rows) arrays, so every
+# column is contiguous and the polars frame takes it without a copy (a serial copy of record
+# fields and of widened per-side values ran between the parallel kernels).
+# wide[row, W_*] (uint64)
+W_HAND = 0  # hand0 .. hand3: the hands played (after any blind-nil exchange)
+W_DEALT = 4  # dealt0 .. dealt3: the hands dealt
+W_PASSED = 8  # passed0 .. passed3: the three cards each seat gave its partner (0 = no exchange)
+W_SEED = 12
+W_DEAL = 13
+N_WIDE_HANDS = 14  # the hands-mode columns; game mode adds:
+W_GAME = 14
+W_HAND_NO = 15  # a u16 column
+N_WIDE = 16
+# small[row, S_*] (int8)
+S_DEALER = 0
+S_BROKEN = 1  # spades_broken_trick
+S_BID = 2  # bid0 .. bid3
+S_BLIND = 6  # blind0 .. blind3 (bool)
+S_TRICKS = 10  # tricks0 .. tricks3
+S_CONTRACT = 14  # contract0, contract1: the sum of the side's non-nil bids
+S_BAGS = 16  # bags0, bags1: bags taken this hand (overtricks + nil bidders' tricks)
+N_SMALL = 18
+# side16[row, D_*] (int16)
+D_SCORE = 0  # score0, score1: hand points, bag penalty included
+D_NIL_POINTS = 2  # net nil / blind nil points
+D_BAG_PENALTY = 4  # -bag_penalty per time the running bags reached bag_limit (<= 0)
+D_TOTAL_BAGS = 6  # bags carried after this hand (game mode)
+N_SIDE16 = 8
+# total[row, side] (int32, game mode; hands mode passes a (rows, 0) array): the running score
+# after this hand (int32: a hopeless side can sink far)
 
 GAME_ROW = np.dtype(
     [("seed", np.uint64), ("game", np.uint64), ("hands", np.uint16), ("winner", np.int8)],

@@ -28,6 +28,11 @@ class Rules(RulesBase):
         "own_turn", choices=("own_turn", "before_bidding"),
         help="SP-6: blind nil is declared at the bidder's turn, or by anyone before any bid",
     )
+    must_break_spades: bool = option(
+        True,
+        help="SP-7/SP-9: spades may not be led until broken (false: a house rule, spades may "
+             "be led at any time)",
+    )
     max_hands: int = option(
         1000, minimum=1,
         help="not in the source: a game still undecided after this many hands stops with no "
@@ -52,4 +57,5 @@ def rules_vector(rules: Rules) -> np.ndarray:
     v[layout.R_BLIND_MIN_DEFICIT] = rules.blind_nil_min_deficit
     v[layout.R_BLIND_BEFORE_BIDDING] = int(rules.blind_nil_timing == "before_bidding")
     v[layout.R_MAX_HANDS] = rules.max_hands
+    v[layout.R_MUST_BREAK] = int(rules.must_break_spades)
     return v
