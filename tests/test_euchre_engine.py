@@ -53,6 +53,25 @@ def test_same_seed_same_rows_whatever_the_chunking():
     assert not whole.equals(hands(6, 2000, "mixed"))
 
 
+def test_random_fast_path_gives_the_general_paths_rows(monkeypatch):
+    """All-random play takes ``engine.play_tricks_random``; the general path must give the very
+    same rows: hands with lone players (random ``alone`` decisions), games, a what-if run."""
+    choice = GAME.policies_from_specs(["random"])
+    rules = Rules(stick_the_dealer=True)
+
+    def runs():
+        return (GAME.run_hands(8, 0, 3000, Rules(), choice, True),
+                *GAME.run_games(8, 0, 20, rules, choice, True),
+                GAME.run_hands(8, 0, 500, Rules(), choice, True, what_if="alone"))
+
+    fast = runs()
+    monkeypatch.setattr(euchre, "RANDOM_FAST_PATH", False)
+    general = runs()
+    assert (fast[0]["alone_maker"] >= 0).any() and (fast[0]["alone_defender"] >= 0).any()
+    for a, b in zip(fast, general):
+        assert a.equals(b)
+
+
 @pytest.mark.parametrize("spec", list(SPECS))
 @pytest.mark.parametrize("options", [{}, {"stick_the_dealer": True, "allow_turned_down_suit": True},
                                      {"dealer_pickup_optional": False}])

@@ -44,6 +44,9 @@ from simcore.games.euchre.rules import Rules
 
 _batch_kernel = nb.njit(parallel=True, cache=True, nogil=True)(batch_kernel)
 _kernels = UserKernels(builtin_play, with_play, USER_POLICY, _batch_kernel, inline=True)
+# When every seat plays the built-in random policy the kernel takes a fast path that gives the
+# same rows; tests switch it off to compare.
+RANDOM_FAST_PATH = True
 
 DECISIONS = {
     "order_up": ORDER_UP_POLICIES,
@@ -100,13 +103,15 @@ def whole_hands_filter(predeal: dict | None) -> dealing.DealFilter | None:
 
 def _common(rules: Rules, choice: PolicyChoice, what_if=None, option=0):
     first = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
+    policies = GAME.policy_ids(choice, USER_POLICY)
     return (
         first,
         rules.allow_turned_down_suit,
         rules.stick_the_dealer,
         rules.dealer_pickup_optional,
         decision_ids(choice, what_if, option),
-        GAME.policy_ids(choice, USER_POLICY),
+        policies,
+        RANDOM_FAST_PATH and bool((policies == PLAY_POLICIES["random"]).all()),
     )
 
 
@@ -130,20 +135,39 @@ def _check(bad: np.ndarray):
         )
 
 
-def _hand_frame(out, dealt, seat_tricks, points, totals, plays, winners, log_plays):
-    seat = {"hand": dealt, "tricks": seat_tricks, "points": points}
-    if totals is not None:
-        seat["total"] = totals
-    frame = frame_from_records(out, seat)
-    frame = frame.with_columns(
-        (pl.col("tricks0") + pl.col("tricks2")).alias("side_tricks0"),
-        (pl.col("tricks1") + pl.col("tricks3")).alias("side_tricks1"),
-    )
-    frame = frame.select([c for c in layout.HAND_COLUMNS if c in frame.columns])
+def _row_arrays(rows: int, game_mode: bool, log_plays: bool):
+    """The kernel's hand-row outputs (wide, small, totals, plays, winners): each column array
+    is a (rows, k) view of a (k, rows) array, so the kernel indexes it by row and every column
+    is contiguous in its own type (``layout.W_*``, ``S_*``): the polars frame copies nothing.
+    Hands mode has no game, hand_no or total columns."""
+    wide = np.zeros((layout.N_WIDE if game_mode else layout.N_WIDE_HANDS, rows), np.uint64).T
+    small = np.zeros((layout.N_SMALL, rows), np.int8).T
+    totals = np.zeros((2 if game_mode else 0, rows), np.int16).T
+    return (wide, small, totals, *_log_arrays(rows, log_plays))
+
+
+def _attempts(rows: int, deal_filter) -> np.ndarray:
+    """The attempts column the kernel fills: only a run with conditions has one."""
+    return np.zeros(rows if deal_filter is not None and deal_filter.has_conditions else 0, np.int64)
+
+
+def _hand_frame(wide, small, totals, plays, winners, log_plays):
+    game_mode = wide.shape[1] > layout.W_GAME
+    columns = {"seed": wide[:, layout.W_SEED], "deal": wide[:, layout.W_DEAL],
+               "kitty": wide[:, layout.W_KITTY]}
+    if game_mode:
+        columns["game"] = wide[:, layout.W_GAME]
+        columns["hand_no"] = wide[:, layout.W_HAND_NO].astype(np.uint16)
+    for s in range(layout.N_SEATS):
+        columns[f"hand{s}"] = wide[:, layout.W_HAND + s]
+    columns |= {name: small[:, k] for k, name in enumerate(layout.SMALL_COLUMNS)}
+    columns["picked_up"] = columns["picked_up"].view(np.bool_)
+    for p in range(totals.shape[1]):
+        columns[f"total{p}"] = totals[:, p]
+    frame = pl.DataFrame({name: columns[name] for name in layout.HAND_COLUMNS if name in columns})
     if log_plays:
-        n_plays = out["n_plays"]
-        n_tricks = np.where(out["trump"] >= 0, 5, 0)
-        frame = frame.with_columns(padded_list("plays", plays, n_plays),
+        n_tricks = np.where(small[:, layout.S_TRUMP] >= 0, 5, 0)
+        frame = frame.with_columns(padded_list("plays", plays, small[:, layout.S_N_PLAYS]),
                                    padded_list("trick_winners", winners, n_tricks))
     return frame
 
@@ -171,24 +195,19 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
 def _hands(seed, start, count, rules, choice, log_plays, deal_filter, what_if, option):
     kernel = _kernels(choice)
-    out = np.zeros(count, layout.GAME_HAND_ROW)
-    dealt = np.zeros((count, 4), np.uint64)
-    seat_tricks = np.zeros((count, 4), np.int8)
-    points = np.zeros((count, 2), np.int8)
-    plays, winners = _log_arrays(count, log_plays)
+    wide, small, totals, plays, winners = _row_arrays(count, False, log_plays)
     bad = np.zeros(n_blocks(count), np.int64)
-    unused = (np.zeros(0, layout.GAME_ROW), np.zeros((0, 2), np.int16), out, dealt, seat_tricks,
-              points, np.zeros((0, 2), np.int16), np.zeros(0, np.int64))
+    unused = (np.zeros(0, layout.GAME_ROW), np.zeros((0, 2), np.int16))
     first, *opts = _common(rules, choice, what_if, option)
-    attempts = np.zeros(count, np.int64)
+    attempts = _attempts(count, deal_filter)
     capped = np.zeros(1, np.int64)
-    kernel(True, np.uint64(seed), np.int64(start), *unused, False, first, np.int64(rules.target),
-           *opts, plays, winners, *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped,
-           bad)
+    kernel(True, np.uint64(seed), np.int64(start), *unused, wide, small, totals,
+           np.zeros(0, np.int64), False, first, np.int64(rules.target), *opts, plays, winners,
+           *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped, bad)
     dealing.check_capped(capped)
     _check(bad)
-    frame = _hand_frame(out, dealt, seat_tricks, points, None, plays, winners, log_plays)
-    return with_attempts(frame.drop("game", "hand_no"), attempts, deal_filter)
+    frame = _hand_frame(wide, small, totals, plays, winners, log_plays)
+    return with_attempts(frame, attempts, deal_filter)
 
 
 def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
@@ -211,22 +230,17 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     attempts = None
 
     def play(rows, offsets, record, log):
-        out = np.zeros(rows, layout.GAME_HAND_ROW)
-        dealt = np.zeros((rows, 4), np.uint64)
-        seat_tricks = np.zeros((rows, 4), np.int8)
-        points = np.zeros((rows, 2), np.int8)
-        totals = np.zeros((rows, 2), np.int16)
-        plays, winners = _log_arrays(rows, log)
+        arrays = _row_arrays(rows, True, log)
         bad[:] = 0
         nonlocal attempts
-        attempts = np.zeros(rows, np.int64)
+        attempts = _attempts(rows, deal_filter)
         capped = np.zeros(1, np.int64)
-        kernel(False, np.uint64(seed), np.int64(start), games, finals, out, dealt, seat_tricks,
-               points, totals, offsets, record, first, np.int64(rules.target), *opts,
-               plays, winners, *constraints, attempts, capped, bad)
+        kernel(False, np.uint64(seed), np.int64(start), games, finals, *arrays[:3], offsets,
+               record, first, np.int64(rules.target), *opts, *arrays[3:], *constraints, attempts,
+               capped, bad)
         dealing.check_capped(capped)
         _check(bad)
-        return out, dealt, seat_tricks, points, totals, plays, winners
+        return arrays
 
     play(blocks, np.zeros(count, np.int64), False, False)
     if (games["winner"] < 0).any():
@@ -234,11 +248,8 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
                            "bidding policies (e.g. order_up=never name_trump=never) nobody scores")
     lengths = games["hands"].astype(np.int64)
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    out, dealt, seat_tricks, points, totals, plays, winners = play(
-        int(lengths.sum()), offsets, True, log_plays)
-    hands = with_attempts(
-        _hand_frame(out, dealt, seat_tricks, points, totals, plays, winners, log_plays),
-        attempts, deal_filter)
+    arrays = play(int(lengths.sum()), offsets, True, log_plays)
+    hands = with_attempts(_hand_frame(*arrays, log_plays), attempts, deal_filter)
     game_frame = frame_from_records(games, {"final": finals}, order=layout.GAME_COLUMNS)
     return hands, game_frame
 

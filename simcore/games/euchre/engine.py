@@ -9,6 +9,7 @@ game mode alike): the game package jits it with the built-in policies (cached on
 import numba as nb
 import numpy as np
 
+from simcore.cards import SUIT_BITS
 from simcore.dealing import SHUFFLE_SINGLE, deal_constrained, is_constrained
 from simcore.games.base import rebind
 from simcore.rng import GOLDEN, stream_key
@@ -20,7 +21,7 @@ from simcore.games.euchre.deck import (
     to_trump,
     trump_card_to_public,
 )
-from simcore.games.euchre.draws import below, card_bit, count, scaled
+from simcore.games.euchre.draws import below, card_bit, count, pick, scaled
 from simcore.games.euchre.layout import (
     HAND_SIZE,
     INTERNAL_IDS,
@@ -45,6 +46,25 @@ from simcore.games.euchre.layout import (
     V_UPCARD,
     V_VOIDS,
     VIEW_SIZE,
+    S_ALONE_DEFENDER,
+    S_ALONE_MAKER,
+    S_BID_ROUND,
+    S_DEALER,
+    S_DISCARD,
+    S_MAKER,
+    S_N_PLAYS,
+    S_PICKED_UP,
+    S_POINTS,
+    S_SIDE_TRICKS,
+    S_TRICKS,
+    S_TRUMP,
+    S_UPCARD,
+    W_DEAL,
+    W_GAME,
+    W_HAND,
+    W_HAND_NO,
+    W_KITTY,
+    W_SEED,
 )
 from simcore.games.euchre.policies import (
     D_ALONE,
@@ -250,15 +270,60 @@ def play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners
 
 
 @nb.njit(inline="always", cache=True)
+def play_tricks_random(st, hands, trump, leader, active, tricks, plays, winners, row):
+    """``play_tricks`` when every seat plays the built-in ``random`` policy: the same draws
+    and results (tests check it) without the view, which that policy never reads, and with
+    the trick winner found branch-free: a card's key is its strength, +16 in the led suit,
+    +32 if a trump, and the highest key wins (EU-15).  Returns the number of cards played."""
+    n_active = count(active)
+    for s in range(N_SEATS):
+        tricks[s] = 0
+    log = plays.shape[0] > 0
+    k = 0
+    for t in range(N_TRICKS):
+        seat = leader
+        hand = hands[seat]
+        card = pick(hand, below(st, count(hand)))
+        hands[seat] = hand & ~card_bit(card)
+        led = card // 13
+        best_key = card % 13 + 16 + 32 * (led == trump)
+        best_seat = seat
+        if log:
+            plays[row, k] = trump_card_to_public(card, trump)
+        k += 1
+        led_bits = SUIT_BITS << np.uint64(13 * led)
+        for i in range(1, n_active):
+            seat = next_active(seat, active)  # EU-13: seats sitting out are skipped
+            hand = hands[seat]
+            same = hand & led_bits
+            legal = same if same else hand  # EU-14 (bowers are trumps)
+            card = pick(legal, below(st, count(legal)))
+            hands[seat] = hand & ~card_bit(card)
+            cs = card // 13
+            key = card % 13 + 16 * (cs == led) + 32 * (cs == trump)
+            better = key > best_key
+            best_key = key if better else best_key
+            best_seat = seat if better else best_seat
+            if log:
+                plays[row, k] = trump_card_to_public(card, trump)
+            k += 1
+        tricks[best_seat] += 1
+        if log:
+            winners[row, t] = best_seat
+        leader = best_seat
+    return k
+
+
+@nb.njit(inline="always", cache=True)
 def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_turned, stick,
-                    pickup_optional, dec, policies, out, dealt, seat_tricks, points, row, plays,
-                    winners, predealt, order, masks):
-    """Deal, make trump, play and score one hand; write row ``row`` of ``out``, ``dealt``,
-    ``seat_tricks`` and ``points``.  Returns False if a play policy made an illegal play.
+                    pickup_optional, dec, policies, all_random, wide, small, row, plays, winners,
+                    predealt, order, masks):
+    """Deal, make trump, play and score one hand; write row ``row`` of the columns ``wide``
+    and ``small`` (``layout.W_*``, ``S_*``).  Returns False if a play policy made an illegal
+    play.  ``all_random``: every seat plays the built-in random policy (the fast path).
 
     ``predealt``: simcore.dealing has dealt ``order``/``masks`` already (``st`` is just past
     that deal, as it would be after ``deal``)."""
-    rec = out[row]  # taken here, not passed in: an inlined record argument is a copy
     if predealt:
         for s in range(N_SEATS):
             hands[s] = masks[s]
@@ -267,24 +332,25 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
     else:
         kitty, upcard = deal(st, deck, hands)
     for s in range(N_SEATS):
-        dealt[row, s] = base_to_public(hands[s])
-        seat_tricks[row, s] = 0
-    points[row, 0] = 0
-    points[row, 1] = 0
-    rec.seed = seed
-    rec.deal = deal_id
-    rec.dealer = dealer
-    rec.kitty = base_to_public(kitty)
-    rec.upcard = base_card_to_public(upcard)
-    rec.picked_up = False
-    rec.discard = -1
-    rec.alone_maker = -1
-    rec.alone_defender = -1
-    rec.n_plays = 0
+        wide[row, W_HAND + s] = base_to_public(hands[s])
+        small[row, S_TRICKS + s] = 0
+    for p in range(2):
+        small[row, S_SIDE_TRICKS + p] = 0
+        small[row, S_POINTS + p] = 0
+    wide[row, W_SEED] = seed
+    wide[row, W_DEAL] = deal_id
+    wide[row, W_KITTY] = base_to_public(kitty)
+    small[row, S_DEALER] = dealer
+    small[row, S_UPCARD] = base_card_to_public(upcard)
+    small[row, S_PICKED_UP] = 0
+    small[row, S_DISCARD] = -1
+    small[row, S_ALONE_MAKER] = -1
+    small[row, S_ALONE_DEFENDER] = -1
+    small[row, S_N_PLAYS] = 0
     trump, maker, bid_round = make_trump(st, hands, dealer, upcard, allow_turned, stick, dec)
-    rec.trump = trump
-    rec.maker = maker
-    rec.bid_round = bid_round
+    small[row, S_TRUMP] = trump
+    small[row, S_MAKER] = maker
+    small[row, S_BID_ROUND] = bid_round
     if maker < 0:
         return True  # EU-10: thrown in, nobody scores
     for s in range(N_SEATS):
@@ -298,8 +364,8 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
             six = hands[dealer] | card_bit(up)
             d = discard(dec[D_DISCARD, dealer], six, up, trump, st)
             hands[dealer] = six & ~card_bit(d)
-            rec.picked_up = True
-            rec.discard = trump_card_to_public(d, trump)
+            small[row, S_PICKED_UP] = 1
+            small[row, S_DISCARD] = trump_card_to_public(d, trump)
     view[V_DEALER] = dealer
     view[V_TRUMP] = trump
     view[V_MAKER] = maker
@@ -314,20 +380,25 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
     if alone_defender >= 0:
         active &= ~(1 << (alone_defender ^ 2))
     view[V_ACTIVE] = active
-    rec.alone_maker = alone_maker
-    rec.alone_defender = alone_defender
+    small[row, S_ALONE_MAKER] = alone_maker
+    small[row, S_ALONE_DEFENDER] = alone_defender
     leader = first_leader(dealer, alone_maker, alone_defender)
-    n = play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners, row)
+    if all_random:
+        n = play_tricks_random(st, hands, trump, leader, active, tricks, plays, winners, row)
+    else:
+        n = play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners, row)
     if n < 0:
         return False
-    rec.n_plays = n
+    small[row, S_N_PLAYS] = n
     for s in range(N_SEATS):
-        seat_tricks[row, s] = tricks[s]
+        small[row, S_TRICKS + s] = tricks[s]
+    for p in range(2):
+        small[row, S_SIDE_TRICKS + p] = tricks[p] + tricks[p + 2]
     side = maker & 1
     made, defended = hand_points(tricks[side] + tricks[side + 2], alone_maker >= 0,
                                  alone_defender >= 0)
-    points[row, side] = made
-    points[row, 1 - side] = defended
+    small[row, S_POINTS + side] = made
+    small[row, S_POINTS + 1 - side] = defended
     return True
 
 
@@ -338,17 +409,16 @@ def block_range(b, n, n_blocks):
 
 
 @nb.njit(cache=True)
-def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, seat_tricks,
-              points, totals, offsets, record, first, target, allow_turned, stick,
-              pickup_optional, dec, policies, plays, winners, fixed, conds, weights, attempts,
-              capped, bad):
+def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, totals, offsets,
+              record, first, target, allow_turned, stick, pickup_optional, dec, policies,
+              all_random, plays, winners, fixed, conds, weights, attempts, capped, bad):
     """Block b of either kernel.  Hands mode: rows ``start + i`` of ``out`` one deal each.
     Game mode: whole games (EU-5, EU-20); see ``batch_kernel`` for ``record``/``offsets``.
 
     One ordinary function (called once per block) holds the hand code for both modes, so it
     is compiled once and the parallel kernels stay tiny.
     """
-    n = out.shape[0] if hands_mode else games.shape[0]
+    n = wide.shape[0] if hands_mode else games.shape[0]
     st = np.zeros(1, np.uint64)
     deck = np.empty(N_CARDS, np.int64)
     hands = np.empty(N_SEATS, np.uint64)
@@ -376,7 +446,6 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, s
                 st[0] = stream(seed, game, hand_no + 1)
                 row = offsets[g] + hand_no if record else np.int64(b)
                 deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
-            attempts[row] = 1
             if constrained:
                 roles[0] = dealer
                 tries, _ = deal_constrained(
@@ -386,20 +455,20 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, s
                 if tries == 0:
                     capped[0] = np.int64(deal_id) + 1
                     break
-                attempts[row] = tries
+                if attempts.shape[0] > 0:
+                    attempts[row] = tries
             if not play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer,
-                                   allow_turned, stick, pickup_optional, dec, policies, out,
-                                   dealt, seat_tricks, points, row, plays, winners, constrained,
+                                   allow_turned, stick, pickup_optional, dec, policies,
+                                   all_random, wide, small, row, plays, winners, constrained,
                                    order, masks):
                 bad[b] += 1
                 break
             if hands_mode:
                 break
-            rec = out[row]
-            rec.game = game
-            rec.hand_no = hand_no
+            wide[row, W_GAME] = game
+            wide[row, W_HAND_NO] = hand_no
             for side in range(2):
-                score[side] += points[row, side]
+                score[side] += small[row, S_POINTS + side]
                 totals[row, side] = score[side]
             hand_no += 1
             dealer = (dealer + 1) % N_SEATS  # EU-5: the deal passes left, even after a redeal
@@ -417,28 +486,30 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, out, dealt, s
             finals[g, 1] = score[1]
 
 
-def batch_kernel(hands_mode, seed, start, games, finals, out, dealt, seat_tricks, points, totals,
-                 offsets, record, first, target, allow_turned, stick, pickup_optional, dec,
-                 policies, plays, winners, fixed, conds, weights, attempts, capped, bad):
+def batch_kernel(hands_mode, seed, start, games, finals, wide, small, totals, offsets, record,
+                 first, target, allow_turned, stick, pickup_optional, dec, policies, all_random,
+                 plays, winners, fixed, conds, weights, attempts, capped, bad):
     """Rows in parallel blocks; ``bad[b]`` counts illegal plays in block b.
 
-    Hands mode: row i of ``out`` is deal ``start + i`` (``games``, ``finals``, ``totals`` and
-    ``offsets`` are unused).  Game mode: games ``start ..``; with ``record`` false it only
+    Hands mode: row i of ``wide``/``small`` is deal ``start + i`` (``games``, ``finals``,
+    ``totals`` and ``offsets`` are unused).  ``all_random``: every seat plays the built-in
+    random policy (take the fast path).  Game mode: games ``start ..``; with ``record`` false it only
     plays the games and fills ``games`` and ``finals``, using row b of the hand arrays as block
     b's scratch; with ``record`` true the hand arrays are sized to the total hands and hand
     rows go to ``offsets[g] + hand_no``.  Both passes play the same games because every
     hand's stream is keyed by (seed, game, hand_no).  One kernel serves both modes so that the
     hand code is compiled once.  ``fixed``/``conds``/``weights``: a simcore.dealing filter
-    (empty: the ordinary deal); ``attempts[row]`` the attempts per deal; ``capped[0]`` the deal
+    (empty: the ordinary deal); ``attempts[row]`` the attempts per constrained deal (an empty
+    array: not wanted); ``capped[0]`` the deal
     id + 1 of a deal no attempt satisfied (blocks then stop).
     """
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         # np.int64: the prange index is typed differently in Numba's two passes over the loop,
         # and run_block would otherwise be compiled twice
-        run_block(np.int64(b), n_blocks, hands_mode, seed, start, games, finals, out, dealt,
-                  seat_tricks, points, totals, offsets, record, first, target, allow_turned, stick,
-                  pickup_optional, dec, policies, plays, winners, fixed, conds, weights, attempts,
+        run_block(np.int64(b), n_blocks, hands_mode, seed, start, games, finals, wide, small,
+                  totals, offsets, record, first, target, allow_turned, stick, pickup_optional,
+                  dec, policies, all_random, plays, winners, fixed, conds, weights, attempts,
                   capped, bad)
 
 

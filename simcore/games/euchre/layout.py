@@ -45,28 +45,42 @@ V_VOIDS = 24  # 4 slots: bitmask of suits (trump order) each seat has shown out 
 V_PLAYED_BY = 28  # 48 slots: seat that played each internal card, -1 if not yet played
 VIEW_SIZE = V_PLAYED_BY + INTERNAL_IDS
 
-# ---------------------------------------------------------------- row records
-# Scalar columns only; per-seat columns (hand0..3, tricks0..3, points0..1, total0..1) live in
-# (rows, k) arrays beside them (Numba does not reliably write nested record fields in prange).
-_HAND_FIELDS = [
-    ("dealer", np.int8),
-    ("kitty", np.uint64),
-    ("upcard", np.int8),
-    ("trump", np.int8),
-    ("maker", np.int8),
-    ("bid_round", np.int8),
-    ("picked_up", np.bool_),
-    ("discard", np.int8),
-    ("alone_maker", np.int8),
-    ("alone_defender", np.int8),
-    ("n_plays", np.int8),
-]
-HAND_ROW = np.dtype([("seed", np.uint64), ("deal", np.uint64)] + _HAND_FIELDS, align=True)
-GAME_HAND_ROW = np.dtype(
-    [("seed", np.uint64), ("deal", np.uint64), ("game", np.uint64), ("hand_no", np.uint16)]
-    + _HAND_FIELDS,
-    align=True,
+# ---------------------------------------------------------------- row columns
+# Hand rows are written column by column into (rows, k) views of (k, rows) arrays, so every
+# column is contiguous in its own type and the polars frame takes it without a copy (copying
+# record fields was a serial step between the parallel kernels).
+# wide[row, W_*] (uint64)
+W_HAND = 0  # hand0 .. hand3: the hands dealt (public ids)
+W_KITTY = 4
+W_SEED = 5
+W_DEAL = 6
+N_WIDE_HANDS = 7  # the hands-mode columns; game mode adds:
+W_GAME = 7
+W_HAND_NO = 8  # a u16 column
+N_WIDE = 9
+# small[row, S_*] (int8)
+SMALL_COLUMNS = (
+    ["dealer", "upcard", "trump", "maker", "bid_round", "picked_up", "discard", "alone_maker",
+     "alone_defender"]
+    + [f"tricks{s}" for s in range(N_SEATS)]
+    + ["side_tricks0", "side_tricks1", "points0", "points1", "n_plays"]
 )
+S_DEALER = 0
+S_UPCARD = 1
+S_TRUMP = 2
+S_MAKER = 3
+S_BID_ROUND = 4
+S_PICKED_UP = 5  # bool
+S_DISCARD = 6
+S_ALONE_MAKER = 7
+S_ALONE_DEFENDER = 8
+S_TRICKS = 9  # tricks0 .. tricks3
+S_SIDE_TRICKS = 13  # side_tricks0, side_tricks1: tricks of seats 0+2, 1+3
+S_POINTS = 15  # points0, points1
+S_N_PLAYS = 17  # cards played (the length of the plays list; not a column)
+N_SMALL = 18
+# totals[row, side] (int16, game mode; hands mode passes a (rows, 0) array): running scores
+
 GAME_ROW = np.dtype(
     [("seed", np.uint64), ("game", np.uint64), ("hands", np.uint16), ("winner", np.int8)],
     align=True,
