@@ -5,16 +5,17 @@
     python scripts/make_results.py --only spades-bids,dealing-check
 
 Runs go to ``data/`` (git-ignored) and are reused: every simulation passes ``--resume``, so
-a finished run is read again, not recomputed, unless the code now makes other rows.
-
-``results/fingerprints.json`` ties ``results/`` to the code that made it: for every batch, a
-digest of each column of its first ``FINGERPRINT_DEALS`` deals (games), and for every
-analysis a digest of its source.  A reused run whose first deals differ from a fresh run of
-the same command was made by other code: it is simulated again.  tests/test_results.py makes
-the same small runs and fails when they, or an analysis's source, no longer match the file.  Batches the installed simcore cannot make yet
+a finished run is read again, not recomputed.  Batches the installed simcore cannot make yet
 (the game ``dummy``, ``--what-if`` runs) are skipped with a note in the README.  Every batch is
 a plain ``simcore simulate`` command with built-in policies, so the cached kernels serve them
 (no user-policy compile).
+
+``results/fingerprints.json`` ties ``results/`` to the code that made it: for every batch, its
+manifest's options and a digest of each column of its first ``FINGERPRINT_DEALS`` deals
+(games), and for every analysis a digest of its source.  A run in data/ whose options or
+first deals differ from a fresh run of the same command (older code made it) is simulated
+again.  tests/test_results.py makes the same small runs and fails when they, or an
+analysis's source, no longer match the file.
 """
 
 from __future__ import annotations
@@ -151,21 +152,28 @@ def finished(folder: Path) -> bool:
 
 def simulate(batch: Batch) -> bool:
     """Run (or finish) one batch; returns whether it was already finished.  A run in data/
-    whose first deals are not what the code makes now (older code made it) is made again."""
+    made with other options, or whose first deals are not what the code makes now (older
+    code made it), is made again."""
     folder = DATA / batch.folder
-    reused = finished(folder)
-    run_command(batch)
     fresh = fresh_fingerprint(batch)
-    if rows_fingerprint(folder, batch.mode) != fresh:
-        print(f"  {folder} was made by other code (its first deals differ): simulating it again",
-              flush=True)
-        shutil.rmtree(folder)
+    reused = finished(folder)
+    if (folder / "manifest.json").is_file() and run_identity(folder) != fresh["run"]:
+        remove_stale(folder, "with other options")
+        reused = False
+    run_command(batch)
+    if fingerprint(folder, batch.mode) != fresh:
+        remove_stale(folder, "by other code (its first deals differ)")
         reused = False
         run_command(batch)
-        if rows_fingerprint(folder, batch.mode) != fresh:
+        if fingerprint(folder, batch.mode) != fresh:
             raise RuntimeError(f"{folder}: the first deals of a full run differ from a run of those "
                                "deals alone, so its rows depend on more than (seed, deal)")
     return reused
+
+
+def remove_stale(folder: Path, why: str) -> None:
+    print(f"  {folder} was made {why}: simulating it again", flush=True)
+    shutil.rmtree(folder)
 
 
 def run_command(batch: Batch) -> None:
@@ -179,9 +187,20 @@ def run_command(batch: Batch) -> None:
 # ---------------------------------------------------------------- fingerprints
 
 
-def rows_fingerprint(folder: Path, mode: str) -> dict[str, dict]:
-    """Per table of the run in ``folder``: the rows of its first deals (games) and a digest
-    of each column, in deal (and what-if option) order."""
+# what a run's manifest says about how it was made, but its size (the summaries print these)
+RUN_KEYS = ("game", "mode", "seed", "rules", "policies", "log_plays", "what_if", "predeal", "conditions")
+
+
+def run_identity(folder: Path) -> dict:
+    from simcore.runs import read_manifest
+
+    manifest = read_manifest(folder)
+    return {key: manifest.get(key) for key in RUN_KEYS}
+
+
+def fingerprint(folder: Path, mode: str) -> dict:
+    """The run in ``folder``: how it was made (``run``) and, per table, the rows of its first
+    deals (games) and a digest of each column, in deal (and what-if option) order."""
     import polars as pl
 
     from simcore.runs import load
@@ -194,7 +213,7 @@ def rows_fingerprint(folder: Path, mode: str) -> dict[str, dict]:
         frame = frame.sort(list(dict.fromkeys(order)))
         tables[table] = {"rows": frame.height,
                          "columns": {c: column_digest(frame[c]) for c in frame.columns}}
-    return tables
+    return {"run": run_identity(folder), "tables": tables}
 
 
 def column_digest(column) -> str:
@@ -205,7 +224,7 @@ def column_digest(column) -> str:
     return digest.hexdigest()[:16]
 
 
-def fresh_fingerprint(batch: Batch) -> dict[str, dict]:
+def fresh_fingerprint(batch: Batch) -> dict:
     """The fingerprint of the batch's first deals, simulated now (in this process, by the
     same command line)."""
     from simcore.cli import main as cli
@@ -215,7 +234,7 @@ def fresh_fingerprint(batch: Batch) -> dict[str, dict]:
         status = cli(["simulate", batch.game, *batch.first_deals(), "--out", str(out), "--quiet"])
         if status != 0:
             raise RuntimeError(f"simcore simulate {batch.game} {' '.join(batch.first_deals())} failed")
-        return rows_fingerprint(out, batch.mode)
+        return fingerprint(out, batch.mode)
 
 
 def analysis_digest(name: str) -> str:
@@ -253,7 +272,7 @@ def write_fingerprints(batches: list[Batch], analyses: set[str]) -> None:
         "deals": FINGERPRINT_DEALS,
         "batches": old.get("batches", {}) | {
             b.folder: {"command": " ".join(["simcore", "simulate", b.game, *b.first_deals()]),
-                       **rows_fingerprint(DATA / b.folder, b.mode)} for b in batches},
+                       **fingerprint(DATA / b.folder, b.mode)} for b in batches},
         "analyses": old.get("analyses", {}) | {a: analysis_digest(a) for a in sorted(analyses)},
     }
     FINGERPRINTS.write_text(json.dumps(record, indent=1) + "\n")

@@ -1,10 +1,11 @@
 """results/ is what `make results` makes with this code.
 
-scripts/make_results.py records in results/fingerprints.json, for every simulation batch, a
-digest of each column of its first deals (games), and for every analysis a digest of its
-source.  Here the same first deals are simulated again (a few seconds: the kernels are the
-suite's) and the analyses' sources digested again: an engine change that changes rows, or an
-edited analysis, fails until `make results` has regenerated results/.
+scripts/make_results.py records in results/fingerprints.json, for every simulation batch, its
+manifest's options and a digest of each column of its first deals (games), and for every
+analysis a digest of its source.  Here the same first deals are simulated again (seconds: the
+kernels are the suite's) and the analyses' sources digested again: an engine change that
+changes rows, a new rules option (the summaries print the rules), or an edited analysis fails
+until `make results` has regenerated results/.
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ def committed() -> dict:
 
 
 def differences(recorded: dict, fresh: dict) -> list[str]:
-    """What differs between two batch fingerprints, table by table, in words."""
-    found = []
-    for table in sorted(set(recorded) | set(fresh)):
-        old, new = recorded.get(table), fresh.get(table)
+    """What differs between two batch fingerprints, in words: the run's options, then table
+    by table the rows and columns."""
+    found = [f"the run's {key} changed: {recorded['run'].get(key)!r} -> {value!r}"
+             for key, value in fresh["run"].items() if recorded["run"].get(key) != value]
+    old_tables, new_tables = recorded["tables"], fresh["tables"]
+    for table in sorted(set(old_tables) | set(new_tables)):
+        old, new = old_tables.get(table), new_tables.get(table)
         if old is None or new is None:
             found.append(f"table {table} {'appeared' if old is None else 'disappeared'}")
             continue
@@ -73,9 +77,13 @@ def test_results_come_from_this_analysis_code(name):
 
 
 def test_the_differences_are_named():
-    """The checker itself: a changed column, a row count and a lost table are each reported."""
-    old = {"hands": {"rows": 3, "columns": {"deal": "a", "score0": "b"}}, "games": {"rows": 1, "columns": {}}}
-    new = {"hands": {"rows": 4, "columns": {"deal": "a", "score0": "c"}}}
-    assert differences(old, new) == ["table games disappeared", "hands: 4 rows, 3 recorded",
-                                      "hands: columns score0 differ"]
+    """The checker itself: a new rules option, a changed column, a row count and a lost table
+    are each reported."""
+    old = {"run": {"rules": {"a": 1}, "seed": 1},
+           "tables": {"hands": {"rows": 3, "columns": {"deal": "a", "score0": "b"}}, "games": {"rows": 1, "columns": {}}}}
+    new = {"run": {"rules": {"a": 1, "b": True}, "seed": 1},
+           "tables": {"hands": {"rows": 4, "columns": {"deal": "a", "score0": "c"}}}}
+    assert differences(old, new) == ["the run's rules changed: {'a': 1} -> {'a': 1, 'b': True}",
+                                     "table games disappeared", "hands: 4 rows, 3 recorded",
+                                     "hands: columns score0 differ"]
     assert differences(new, new) == []
