@@ -176,6 +176,39 @@ def bare_trump_friend(seed, n, n_blocks):
     return total.sum()
 
 
+# --wait-quiet S: engine and OpenSpiel timings are taken only while the rest of the machine is
+# quiet (a shared machine makes 2-thread ratios meaningless otherwise); S bounds the waiting.
+QUIET = {"deadline": None}
+
+
+class NeverQuiet(Exception):
+    """--wait-quiet: no quiet window came before the deadline."""
+
+
+def _busy_ticks():
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    return sum(fields) - fields[3] - (fields[4] if len(fields) > 4 else 0)
+
+
+def timed(fn, n):
+    """Seconds of ``fn(n)``; with --wait-quiet, of a call made after a quiet 0.3 s during
+    which, and during the call itself, everything else used under 0.1 core (retried until
+    then; NeverQuiet past the deadline)."""
+    while True:
+        if QUIET["deadline"] is not None:
+            if time.time() > QUIET["deadline"]:
+                raise NeverQuiet
+            if (busy_cores(0.3) or 0) > 0.15:
+                continue
+        ticks, cpu, t = _busy_ticks(), time.process_time(), time.perf_counter()
+        fn(n)
+        wall = time.perf_counter() - t
+        others = ((_busy_ticks() - ticks) / os.sysconf("SC_CLK_TCK") - (time.process_time() - cpu)) / wall
+        if QUIET["deadline"] is None or others < 0.1:
+            return wall
+
+
 def best_rate(fn, n, repeats, seconds=None):
     """Best hands/s of ``repeats`` calls ``fn(n)`` after a warm-up call.  With ``seconds``, a
     slow engine gets fewer hands per call: as many as it plays in about that time (measured
@@ -185,12 +218,7 @@ def best_rate(fn, n, repeats, seconds=None):
         t = time.perf_counter()
         fn(20_000)
         n = max(20_000, min(n, int(20_000 / (time.perf_counter() - t) * seconds)))
-    best = 0.0
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn(n)
-        best = max(best, n / (time.perf_counter() - t))
-    return best
+    return max(n / timed(fn, n) for _ in range(repeats))
 
 
 def _threads(threads):
@@ -252,9 +280,24 @@ def openspiel_rate(name, seconds):
         return None
     game = pyspiel.load_game(name)
     bots = [pyspiel.make_uniform_random_bot(p, 1000 + p) for p in range(game.num_players())]
+    played = [0]
+
+    def run(hands):
+        for _ in range(hands):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, played[0])
+            played[0] += 1
+
+    if QUIET["deadline"] is not None:  # quiet slices of about a second, `seconds` in all
+        run(200)
+        per_second = int(200 / timed(run, 200))
+        n = total = 0.0
+        while total < seconds:
+            total += timed(run, per_second)
+            n += per_second
+        return n / total
     n, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        pyspiel.evaluate_bots(game.new_initial_state(), bots, n)
+        run(1)
         n += 1
     return n / (time.perf_counter() - start)
 
@@ -536,6 +579,9 @@ def build_parser():
     parser.add_argument("--memory-deals", default="1000000,10000000", help="the two run sizes compared")
     parser.add_argument("--cluster-deals", type=int, help="hands of the cluster run (default 16M; quick 4M)")
     parser.add_argument("--start-deals", type=int, default=1000, help="hands of the warm/cold start runs")
+    parser.add_argument("--wait-quiet", type=float, metavar="S",
+                        help="time engine and OpenSpiel runs only while nothing else uses the "
+                             "CPU (a shared machine), waiting at most S seconds in all")
     return parser
 
 
@@ -594,16 +640,25 @@ def main(argv=None, out=sys.stdout) -> Table:
                   f"Load average before the run: {load:.2f}; cores busy in the second before it: "
                   + ("unknown" if busy is None else f"{busy:.2f}")
                   + (" (a busy machine: these are not idle-machine figures)."
-                     if (busy if busy is not None else load) > 0.5 else "."), out)
+                     if (busy if busy is not None else load) > 0.5 and not args.wait_quiet else ".")
+                  + (f"  Engine, bare and OpenSpiel timings only in quiet windows (`--wait-quiet "
+                     f"{args.wait_quiet:g}`: everything else under 0.1 core during each)."
+                     if args.wait_quiet else ""), out)
+    if args.wait_quiet:
+        QUIET["deadline"] = time.time() + args.wait_quiet
     with_tf = "trump-friend" in names
-    bare = bare_step(table, sizes, threads, args.repeats) if with_tf and "bare" in steps else {}
-    for name in names:
-        found = setups(name)
-        if isinstance(found, str):
-            table.not_measured(name, "every step", found)
-            continue
-        for setup in found:
-            game_steps(table, setup, steps, sizes, threads, args.repeats, bare, policies)
+    bare = {}
+    try:
+        bare = bare_step(table, sizes, threads, args.repeats) if with_tf and "bare" in steps else {}
+        for name in names:
+            found = setups(name)
+            if isinstance(found, str):
+                table.not_measured(name, "every step", found)
+                continue
+            for setup in found:
+                game_steps(table, setup, steps, sizes, threads, args.repeats, bare, policies)
+    except NeverQuiet:
+        table.note(f"Stopped: no quiet window left within --wait-quiet {args.wait_quiet:g} s.")
     if with_tf and "memory" in steps:
         memory_step(table, sizes, threads[-1])
     if with_tf and "cluster" in steps:
