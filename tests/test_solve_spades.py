@@ -86,13 +86,13 @@ def test_a_spade_in_the_trick_means_broken():
 
 
 def test_equivalent_cards_each_listed_with_their_own_value():
-    """AS KS QS touch; AH and QH touch because KH is gone: every legal card is a key."""
-    hands = ["AS KS QS AH QH", "2S 3S 4S 5S 2C", "6S 7S 8S 9S 3C", "TS JS 4C 5C 6C"]
+    """AS KS touch; AH and QH touch because KH is gone: every legal card is a key."""
+    hands = ["AS KS AH QH", "2S 3S 4S 2C", "5S 6S 7S 3C", "8S 9S 4C 5C"]
     sol = fast(GAME, hands, leader=0, broken=True)
     value, moves = oracle.solve(GAME, hands, 0, broken=True)
     assert {int(c): int(v) for c, v in sol.moves.items()} == moves
     assert set(moves) == set(oracle.cards_of(parse_hand(hands[0])))
-    assert moves[C("AH")] == moves[C("QH")] and moves[C("AS")] == moves[C("KS")] == moves[C("QS")]
+    assert moves[C("AH")] == moves[C("QH")] and moves[C("AS")] == moves[C("KS")]
 
 
 def test_hands_as_text_masks_or_card_lists_agree():
