@@ -3,7 +3,7 @@
 from simcore.version import __version__
 from simcore.errors import SimcoreError
 from simcore.runs import load
-from simcore.batch import simulate
+from simcore.batch import simulate, solve_deals
 from simcore.solve import Solution, solve
 
-__all__ = ["SimcoreError", "Solution", "load", "simulate", "solve", "__version__"]
+__all__ = ["SimcoreError", "Solution", "load", "simulate", "solve", "solve_deals", "__version__"]

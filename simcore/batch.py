@@ -77,6 +77,39 @@ def simulate(
     """
     spec = _plan(game, deals, seed, mode, policy, rules, log_plays, chunk_size, what_if,
                  predeal, conditions)
+    return _execute(spec, out, threads, resume, quiet, cluster)
+
+
+def solve_deals(
+    game: str,
+    deals: int,
+    *,
+    seed: int = 0,
+    out: str | os.PathLike | None = None,
+    threads: int | None = None,
+    policy=None,
+    rules: dict[str, Any] | None = None,
+    resume: bool = False,
+    quiet: bool = True,
+    chunk_size: int | None = None,
+    cluster: str | None = None,
+    predeal=None,
+    conditions=None,
+) -> Run:
+    """The open-hand (double-dummy) table of ``deals`` deals of a trick game (``simcore solve``).
+
+    Deal k has exactly the cards (and dealer, declarer, upcard) of row k of
+    :func:`simulate` with the same ``seed``, ``rules``, ``predeal`` and ``conditions``, so the
+    two tables join on (``seed``, ``deal``).  Columns per game: docs/schema.md; what they
+    mean: docs/solving.md.  ``policy`` may only name Trump Friend's friend call
+    (``["friend=highest"]``), which decides ``dd_friend{t}``.  Folders, resume, threads and
+    clusters work as for :func:`simulate`.
+    """
+    spec = _plan_solve(game, deals, seed, policy, rules, chunk_size, predeal, conditions)
+    return _execute(spec, out, threads, resume, quiet, cluster)
+
+
+def _execute(spec: "_Spec", out, threads, resume: bool, quiet: bool, cluster) -> Run:
     _set_threads(threads)
     if cluster is not None:
         dask_cluster.check_address(cluster)
@@ -146,9 +179,34 @@ def _plan(game_name, deals, seed, mode, policy, rules, log_plays, chunk_size, wh
     return _Spec(game, rules_obj, choice, identity, deal_filter)
 
 
+def _plan_solve(game_name, deals, seed, policy, rules, chunk_size, predeal, conditions) -> _Spec:
+    game = games.get(game_name)
+    if game.solve_hands is None:
+        raise SimcoreError(f"{game.name} has no open-hand solver (simcore solve plays the trick "
+                           "games: spades, euchre, trump-friend)")
+    specs = [policy] if isinstance(policy, str) else list(policy or [])
+    for item in specs:
+        key = str(item).partition("=")[0].strip()
+        if key not in game.solve_decisions:
+            raise SimcoreError(f"simcore solve {game.name} plays every card open-handed; --policy "
+                               + ("takes only " + ", ".join(f"{d}=NAME" for d in game.solve_decisions)
+                                  if game.solve_decisions else "does not apply")
+                               + f", not {item!r}")
+    chunk = game.solve_chunk if chunk_size is None else chunk_size
+    spec = _plan(game.name, deals, seed, "hands", ["random", *specs], rules, False, chunk,
+                 None, predeal, conditions)
+    spec.identity["command"] = "solve"
+    spec.identity["policies"] = {d: spec.choice.decisions[d] for d in game.solve_decisions}
+    return spec
+
+
 def spec_from_identity(identity: dict[str, Any]) -> _Spec:
     """Rebuild a run's game, rules and policies from its manifest identity (Dask workers)."""
     game = games.get(identity["game"])
+    if identity.get("command") == "solve":
+        return _plan_solve(game.name, identity["deals"], identity["seed"],
+                           [f"{k}={v}" for k, v in identity["policies"].items()], identity["rules"],
+                           identity["chunk_size"], identity.get("predeal"), identity.get("conditions"))
     policies = dict(identity["policies"])
     seats = policies.pop("seats")
     specs = {str(seat): name for seat, name in enumerate(seats)} | policies
@@ -206,7 +264,7 @@ def _open_folder(folder: Path, spec: _Spec, resume: bool) -> dict[str, Any]:
         manifest = {
             "simcore_version": __version__,
             **spec.identity,
-            "omniscient": [p for p in spec.identity["policies"]["seats"] if p in spec.game.omniscient],
+            "omniscient": _omniscient(spec),
             "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "finished": False,
             "chunks": _chunks(spec.identity),
@@ -215,6 +273,14 @@ def _open_folder(folder: Path, spec: _Spec, resume: bool) -> dict[str, Any]:
     except OSError as e:
         raise SimcoreError(f"cannot write to {folder}: {e.strerror or e}") from None
     return manifest
+
+
+def _omniscient(spec: _Spec) -> list[str]:
+    """The run's policies that see more than their seat may; every card of a solve run is
+    played open-handed, which the manifest says as ``["open-hand"]``."""
+    if spec.identity.get("command") == "solve":
+        return ["open-hand"]
+    return [p for p in spec.identity["policies"]["seats"] if p in spec.game.omniscient]
 
 
 def _tables(mode: str) -> tuple[str, ...]:
@@ -264,6 +330,9 @@ def compute_chunk(spec: _Spec, chunk: dict[str, Any]) -> dict[str, pl.DataFrame]
     """The tables of one chunk: its deals (games) always the same, whoever computes them."""
     ident = spec.identity
     extra = {} if spec.deal_filter is None else {"deal_filter": spec.deal_filter}
+    if ident.get("command") == "solve":
+        return {"hands": spec.game.solve_hands(spec.game, ident["seed"], chunk["start"],
+                                               chunk["count"], spec.rules, spec.choice, **extra)}
     if spec.mode == "hands":
         if ident.get("what_if") is not None:
             extra["what_if"] = ident["what_if"]
@@ -304,10 +373,11 @@ def _run_chunks(folder: Path, manifest: dict[str, Any], spec: _Spec, quiet: bool
             chunk["status"] = "done"
         if chunk["status"] != "done":
             todo.append(chunk)
-    unit = "games" if spec.mode == "games" else "hands"
+    solving = spec.identity.get("command") == "solve"
+    unit = "games" if spec.mode == "games" else "deals" if solving else "hands"
     done = spec.identity["deals"] - sum(c["count"] for c in todo)
     bar = tqdm(total=spec.identity["deals"], initial=done, unit=unit, unit_scale=True,
-               desc=f"{spec.game.name}", disable=quiet or not sys.stderr.isatty(),
+               desc=spec.game.name + (" solve" if solving else ""), disable=quiet or not sys.stderr.isatty(),
                smoothing=0.1, dynamic_ncols=True)
     if cluster is not None:
         def done(chunk):

@@ -5,6 +5,9 @@
                      [--rules KEY=VALUE ...] [--log-plays] [--resume] [--quiet]
                      [--cluster tcp://host:8786 | --cluster local:N]
                      [--what-if DECISION] [--predeal SEAT=CARDS ...] [--condition EXPR ...]
+    simcore solve GAME --deals N [--seed S] [--threads T] [--out DIR] [--rules KEY=VALUE ...]
+                  [--policy friend=NAME] [--predeal SEAT=CARDS ...] [--condition EXPR ...]
+                  [--resume] [--cluster ADDRESS] [--quiet] [--chunk-size K]
     simcore analyze NAME --data DIR --out DIR
     simcore describe GAME
 
@@ -88,6 +91,31 @@ def build_parser() -> argparse.ArgumentParser:
                      help="keep only deals where SEAT:FEATURE OP N holds, e.g. '0:longest>=5' "
                           "(repeatable: all must hold; see docs/conditions.md)")
 
+    sol = sub.add_parser("solve", help="open-hand (double-dummy) tables of a batch of deals",
+                         description="Solve each deal open-handed (every card seen, best play by "
+                                     "both sides) and write its DD table to Parquet. Deal k of "
+                                     "seed S is row k of `simcore simulate GAME --seed S`.")
+    sol.add_argument("game", metavar="GAME", help="one of: trump-friend, euchre, spades")
+    sol.add_argument("--deals", "-n", type=_whole_number, required=True, help="number of deals")
+    sol.add_argument("--seed", type=_whole_number, default=0, help="master seed (default 0)")
+    sol.add_argument("--threads", type=_whole_number, default=None,
+                     help="worker threads (default: all cores)")
+    sol.add_argument("--out", default=None, help="output folder (default: data/GAME-solve-sSEED-nN)")
+    sol.add_argument("--policy", action="extend", nargs="+", default=[], metavar="SPEC",
+                     help="trump-friend only: friend=NAME, the friend call of dd_friend{t}")
+    sol.add_argument("--rules", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
+                     help="rules options (see `simcore describe GAME`)")
+    sol.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
+    sol.add_argument("--chunk-size", type=_whole_number, default=None,
+                     help="deals per Parquet part (default: per game, see docs/solving.md)")
+    sol.add_argument("--cluster", default=None, metavar="ADDRESS",
+                     help="compute the chunks on a Dask cluster: tcp://host:8786 or local:N")
+    sol.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    sol.add_argument("--predeal", action="append", default=[], metavar="SEAT=CARDS",
+                     help="fix cards to a seat or slot, e.g. 0=AS,KS,3H (repeatable)")
+    sol.add_argument("--condition", action="append", default=[], metavar="EXPR",
+                     help="keep only deals where SEAT:FEATURE OP N holds (repeatable)")
+
     ana = sub.add_parser("analyze", help="turn a run into a chart and a table",
                          description="Run one analysis over a run folder.")
     from analyses import ANALYSES
@@ -117,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(args) -> int:
     if args.command == "simulate":
         return _simulate(args)
+    if args.command == "solve":
+        return _solve(args)
     if args.command == "analyze":
         from analyses import run_analysis
 
@@ -160,6 +190,23 @@ def _simulate(args) -> int:
     return 0
 
 
+def _solve(args) -> int:
+    from simcore.batch import solve_deals
+
+    out = args.out or f"data/{args.game}-solve-s{args.seed}-n{args.deals}"
+    started = time.perf_counter()
+    run = solve_deals(args.game, args.deals, seed=args.seed, out=out, threads=args.threads,
+                      policy=args.policy, rules=_key_values(args.rules, "--rules"),
+                      resume=args.resume, quiet=args.quiet, chunk_size=args.chunk_size,
+                      cluster=args.cluster, predeal=args.predeal or None,
+                      conditions=args.condition or None)
+    if not args.quiet:
+        seconds = time.perf_counter() - started
+        print(f"{run.path}: {args.deals:,} deals solved in {seconds:.1f} s "
+              f"({args.deals / seconds:,.1f} deals/s, this call)", file=sys.stderr)
+    return 0
+
+
 def _describe(name: str) -> int:
     from simcore import games
 
@@ -178,6 +225,11 @@ def _describe(name: str) -> int:
         print("  none")
     for decision, options in game.what_if.items():
         print(f"  {decision}: {' | '.join(options)}; {game.what_if_doc.get(decision, '')}")
+    if game.solve_hands is not None:
+        print("open-hand solving (simcore solve GAME; simcore.solve for one position):")
+        print(f"  {game.solve_doc}")
+        if game.solve_decisions:
+            print("  reads the decision policies: " + ", ".join(game.solve_decisions))
     layout = game.deal_layout
     if layout is None:
         print("constrained dealing (--predeal, --condition): not supported")

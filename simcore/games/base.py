@@ -141,6 +141,14 @@ class Game:
     # Constrained dealing (``simcore.dealing``): a game with a layout accepts
     # ``deal_filter=DealFilter`` in ``run_hands`` / ``run_games`` (predeal and conditions).
     deal_layout: Any = None
+    # Open-hand solving (``simcore solve``): ``solve_hands(game, seed, start, count, rules,
+    # choice, deal_filter=None)`` returns the DD rows of those deals (the deals of run_hands);
+    # ``solve_decisions`` are the decision policies it reads (e.g. Trump Friend's friend call),
+    # ``solve_chunk`` its default deals per part, ``solve_doc`` its columns in one line.
+    solve_hands: Callable | None = None
+    solve_decisions: tuple[str, ...] = ()
+    solve_chunk: int = 1000
+    solve_doc: str = ""
 
     def what_if_options(self, name: str) -> tuple[str, ...]:
         """The option labels of what-if decision ``name``; SimcoreError if this game has none."""
@@ -220,6 +228,12 @@ class Game:
             [user_id if s in choice.user else self.play_policies[choice.seats[s]] for s in range(self.n_seats)],
             np.int64,
         )
+
+
+def solve_tables(new_tables):
+    """One open-hand solver table per Numba thread, indexed in a kernel by
+    ``numba.get_thread_id()`` (``new_tables`` is a game solver's allocator)."""
+    return new_tables(nb.config.NUMBA_NUM_THREADS)
 
 
 def rebind(func, **names):

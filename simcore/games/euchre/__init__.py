@@ -22,7 +22,7 @@ from simcore.games.base import (
     padded_list,
     with_attempts,
 )
-from simcore.games.euchre import layout
+from simcore.games.euchre import dd_table, layout
 from simcore.games.euchre.engine import DECK_IDS, batch_kernel, with_play
 from simcore.games.euchre.policies import (
     ALONE_POLICIES,
@@ -323,6 +323,10 @@ GAME = Game(
         "alone": "the maker goes alone, or plays with its partner (who is not asked)",
     },
     deal_layout=LAYOUT,
+    solve_hands=dd_table.solve_hands,
+    solve_chunk=20_000,
+    solve_doc="dealer, upcard; dd_t{t} (tricks of seats 0+2 with trump t), dd_alone{s}_t{t} "
+              "(tricks of seat s alone with trump t); the dealer picks up when t is the upcard's suit",
     user_policy_doc=(
         "policy(seat, hand, legal, view, st) -> card: hand/legal are uint64 masks of trump-order "
         "ids (simcore.games.euchre.layout), view the public state (layout.V_*)"

@@ -21,7 +21,7 @@ from simcore.games.base import (
     n_blocks,
     with_attempts,
 )
-from simcore.games.spades import layout
+from simcore.games.spades import dd_table, layout
 from simcore.games.spades.engine import DECK_IDS, games_kernel, hands_kernel, with_play
 from simcore.games.spades.policies import (
     BID_POLICIES,
@@ -240,6 +240,10 @@ GAME = Game(
     what_if_doc={"nil": "the first bidder (dealer's left) bids nil, or the number its bid "
                         "policy gives (heuristic by default)"},
     deal_layout=LAYOUT,
+    solve_hands=dd_table.solve_hands,
+    solve_chunk=500,
+    solve_doc="dealer; dd_tricks (tricks of seats 0+2, the dealer's left leading the hands as "
+              "dealt), dd_nil{s} (the fewest tricks seat s can be held to; 0 = a nil that holds)",
     user_policy_doc=(
         "play(seat, hand, legal, view, st) -> card id from `legal` (uint64 masks of public "
         "card ids; view: simcore.games.spades.layout.V_*)"

@@ -14,7 +14,7 @@ from simcore.cards import RANKS
 from simcore.errors import SimcoreError
 from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records,
                                 interleave_options, n_blocks, padded_list, with_attempts)
-from simcore.games.trump_friend import layout
+from simcore.games.trump_friend import dd_table, layout
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
 from simcore.games.trump_friend.policies import (
     FORCED_TRUMP,
@@ -219,4 +219,9 @@ GAME = Game(
     what_if=WHAT_IF,
     what_if_doc=WHAT_IF_DOC,
     deal_layout=LAYOUT,
+    solve_hands=dd_table.solve_hands,
+    solve_decisions=("friend",),
+    solve_chunk=200,
+    solve_doc="declarer, kitty; per call t (0-3 suit, 4 no trump): dd_friend{t} (the friend "
+              "policy's card), dd_points{t} (declarer's team points), dd_solo{t} (declarer alone)",
 )

@@ -1,0 +1,48 @@
+"""Spades' open-hand table of a batch of deals (``simcore solve spades``).
+
+Per deal, from the hands as dealt with the dealer's left leading (no bidding, no exchange):
+``dd_tricks`` = tricks won by seats 0+2 with best play by both sides, and ``dd_nil{s}`` = the
+fewest tricks seat s can be held to when s and its partner play to keep it low (0 = a nil that
+holds).  The deals are those of ``simcore simulate spades`` with the same seed and rules.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import polars as pl
+
+from simcore import search
+from simcore.games.base import PolicyChoice, solve_tables
+from simcore.games.spades import solver
+
+NO_TRICK = np.zeros(1, np.int64)
+
+
+@nb.njit(parallel=True, cache=True, nogil=True)
+def _table_kernel(hands, dealer, must_break, tables, dd_tricks, dd_nil):
+    for i in nb.prange(hands.shape[0]):
+        tab = search.table_of(tables, nb.get_thread_id())
+        leader = (dealer[i] + 1) % 4
+        dd_tricks[i] = solver.solve_value(hands[i], leader, NO_TRICK, 0, False, must_break, -1, tab)
+        for s in range(4):
+            dd_nil[i, s] = solver.solve_value(hands[i], leader, NO_TRICK, 0, False, must_break, s, tab)
+
+
+def solve_hands(game, seed: int, start: int, count: int, rules, choice: PolicyChoice,
+                deal_filter=None) -> pl.DataFrame:
+    """The DD rows of deals start .. start+count-1."""
+    deals = game.run_hands(seed, start, count, rules, choice, False, deal_filter=deal_filter)
+    hands = np.ascontiguousarray(deals.select([f"dealt{s}" for s in range(4)]).to_numpy())
+    rows = hands.shape[0]
+    dd_tricks = np.zeros(rows, np.int8)
+    dd_nil = np.zeros((rows, 4), np.int8)
+    _table_kernel(hands, deals["dealer"].to_numpy(), bool(rules.must_break_spades),
+                  solve_tables(solver.new_tables), dd_tricks, dd_nil)
+    frame = deals.select("seed", "deal", *(pl.col(f"dealt{s}").alias(f"hand{s}") for s in range(4)),
+                         "dealer").with_columns(
+        pl.Series("dd_tricks", dd_tricks),
+        *(pl.Series(f"dd_nil{s}", np.ascontiguousarray(dd_nil[:, s])) for s in range(4)))
+    if "attempts" in deals.columns:
+        frame = frame.with_columns(deals["attempts"])
+    return frame
