@@ -20,12 +20,46 @@ import time
 GAMES = ("trump-friend", "spades", "gin-rummy", "dummy", "euchre")
 
 
+# A two-card ending per trick game: compiles its open-hand solver (value and moves).
+ENDINGS = {
+    "spades": (["AS 2H", "KS 3H", "QS 4H", "JS 5H"], {}),
+    "euchre": (["JH AH", "JD KH", "AS QH", "KS TH"], {"trump": 2}),
+    "trump-friend": (["3S 2H", "2S 4H", "AS 5H", "KS 6H", "QS 7H"], {"trump": 3, "team": {0}}),
+}
+
+
 def warm(game: str) -> None:
-    """Compile ``game``'s kernels by running a tiny batch in hands and games mode."""
+    """Compile ``game``'s kernels: a tiny batch in hands and games mode, and for the trick
+    games a small open-hand solve and the DD-table kernel (run on no deals)."""
+    import numpy as np
+
     import simcore
+    from simcore import games
 
     simcore.simulate(game, 4, seed=1)
     simcore.simulate(game, 2, seed=1, mode="games")
+    if game in ENDINGS:
+        hands, state = ENDINGS[game]
+        simcore.solve(game, hands, leader=0, **state)
+        _empty_table_kernel(games.get(game), np)
+
+
+def _empty_table_kernel(game, np) -> None:
+    from simcore.games.base import solve_tables
+
+    module = game.solve_hands.__module__
+    dd = __import__(module, fromlist=["_table_kernel", "solver"])
+    seats = game.n_seats
+    hands = np.zeros((0, seats), np.uint64)
+    small = np.zeros(0, np.int8)
+    tables = solve_tables(dd.solver.new_tables)
+    if game.name == "spades":
+        dd._table_kernel(hands, small, True, tables, small, np.zeros((0, 4), np.int8))
+    elif game.name == "euchre":
+        dd._table_kernel(hands, small, small, tables, np.zeros((20, 0), np.int8))
+    else:
+        dd._table_kernel(hands, small, np.zeros((0, 5), np.int8), tables,
+                         np.zeros((5, 0), np.int8), np.zeros((5, 0), np.int8))
 
 
 def _warm_in_subprocess(game: str) -> tuple[str, float, int, str]:

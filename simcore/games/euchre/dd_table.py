@@ -29,14 +29,16 @@ def _table_kernel(hands, dealer, upcard, tables, out):
         out[:, i] = row
 
 
+# The kernels get writable copies of the deal columns (polars hands out read-only views,
+# which Numba would compile a second specialisation for).
 def solve_hands(game, seed: int, start: int, count: int, rules, choice: PolicyChoice,
                 deal_filter=None) -> pl.DataFrame:
     """The DD rows of deals start .. start+count-1."""
     deals = game.run_hands(seed, start, count, rules, choice, False, deal_filter=deal_filter)
-    hands = np.ascontiguousarray(deals.select([f"hand{s}" for s in range(4)]).to_numpy())
+    hands = np.array(deals.select([f"hand{s}" for s in range(4)]).to_numpy(), np.uint64, order="C")
     rows = hands.shape[0]
     out = np.zeros((solver.N_TABLE, rows), np.int8)  # one contiguous row per column
-    _table_kernel(hands, deals["dealer"].to_numpy(), deals["upcard"].to_numpy(),
+    _table_kernel(hands, np.array(deals["dealer"].to_numpy()), np.array(deals["upcard"].to_numpy()),
                   solve_tables(solver.new_tables), out)
     frame = deals.select("seed", "deal", *(f"hand{s}" for s in range(4)), "dealer", "upcard")
     frame = frame.with_columns(*(pl.Series(name, out[k]) for k, name in enumerate(COLUMNS)))

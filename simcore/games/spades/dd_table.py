@@ -29,15 +29,17 @@ def _table_kernel(hands, dealer, must_break, tables, dd_tricks, dd_nil):
             dd_nil[i, s] = solver.solve_value(hands[i], leader, NO_TRICK, 0, False, must_break, s, tab)
 
 
+# The kernels get writable copies of the deal columns (polars hands out read-only views,
+# which Numba would compile a second specialisation for).
 def solve_hands(game, seed: int, start: int, count: int, rules, choice: PolicyChoice,
                 deal_filter=None) -> pl.DataFrame:
     """The DD rows of deals start .. start+count-1."""
     deals = game.run_hands(seed, start, count, rules, choice, False, deal_filter=deal_filter)
-    hands = np.ascontiguousarray(deals.select([f"dealt{s}" for s in range(4)]).to_numpy())
+    hands = np.array(deals.select([f"dealt{s}" for s in range(4)]).to_numpy(), np.uint64, order="C")
     rows = hands.shape[0]
     dd_tricks = np.zeros(rows, np.int8)
     dd_nil = np.zeros((rows, 4), np.int8)
-    _table_kernel(hands, deals["dealer"].to_numpy(), bool(rules.must_break_spades),
+    _table_kernel(hands, np.array(deals["dealer"].to_numpy()), bool(rules.must_break_spades),
                   solve_tables(solver.new_tables), dd_tricks, dd_nil)
     frame = deals.select("seed", "deal", *(pl.col(f"dealt{s}").alias(f"hand{s}") for s in range(4)),
                          "dealer").with_columns(

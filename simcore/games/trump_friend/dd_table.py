@@ -41,19 +41,21 @@ def _table_kernel(hands, declarer, friend_seat, tables, dd_points, dd_solo):
                                                      solo | (1 << f), tab)
 
 
+# The kernels get writable copies of the deal columns (polars hands out read-only views,
+# which Numba would compile a second specialisation for).
 def solve_hands(game, seed: int, start: int, count: int, rules, choice: PolicyChoice,
                 deal_filter=None) -> pl.DataFrame:
     """The DD rows of deals start .. start+count-1."""
     calls = game.run_hands(seed, start, count, rules, choice, False, what_if="trump",
                            deal_filter=deal_filter)
     deals = calls.gather_every(CALLS)  # deal-major: the first of each deal's five rows
-    hands = np.ascontiguousarray(deals.select([f"hand{s}" for s in range(5)]).to_numpy())
+    hands = np.array(deals.select([f"hand{s}" for s in range(5)]).to_numpy(), np.uint64, order="C")
     rows = hands.shape[0]
     friend_card = calls["friend_card"].to_numpy().reshape(rows, CALLS)
-    friend_seat = np.ascontiguousarray(calls["friend_seat"].to_numpy().reshape(rows, CALLS))
+    friend_seat = np.array(calls["friend_seat"].to_numpy().reshape(rows, CALLS))
     dd_points = np.zeros((CALLS, rows), np.int8)
     dd_solo = np.zeros((CALLS, rows), np.int8)
-    _table_kernel(hands, deals["declarer"].to_numpy(), friend_seat,
+    _table_kernel(hands, np.array(deals["declarer"].to_numpy()), friend_seat,
                   solve_tables(solver.new_tables), dd_points, dd_solo)
     frame = deals.select("seed", "deal", *(f"hand{s}" for s in range(5)), "declarer", "kitty")
     columns = []
