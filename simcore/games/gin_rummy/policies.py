@@ -10,7 +10,8 @@ hand or the stock), ``st`` the policies' random stream (see
 Built-in: ``random`` (every question uniform over its legal answers; a knock is one of two
 answers whenever it is legal) and ``heuristic`` (takes a card only to meld it or for a large
 deadwood gain, discards to minimise deadwood while keeping back cards the opponent visibly
-collects, knocks at the ``knock`` decision's threshold).
+collects, knocks at the ``knock`` decision's threshold) and ``expert`` (hand reading, defensive
+discards and knock timing: :mod:`simcore.games.gin_rummy.expert`).
 """
 
 import numba as nb
@@ -26,6 +27,8 @@ from simcore.melds import (
     to_sequence,
 )
 from simcore.rng import below
+from simcore.games.gin_rummy.expert import PARAMS as EXPERT_PARAMS
+from simcore.games.gin_rummy.expert import expert_play
 from simcore.games.gin_rummy.layout import (
     K_DISCARD,
     K_DRAW,
@@ -40,7 +43,7 @@ from simcore.games.gin_rummy.layout import (
     V_TOP,
 )
 
-PLAY_POLICIES = {"random": 0, "heuristic": 1}
+PLAY_POLICIES = {"random": 0, "heuristic": 1, "expert": 2}
 USER_POLICY = -1
 # The ``knock`` decision: the heuristic knocks when its deadwood is at most this
 # (``limit`` = the rules' knock_limit; never above it).
@@ -148,4 +151,6 @@ def heuristic_policy(kind, seat, hand, view, st):
 def builtin_play(policy, kind, seat, hand, view, st):
     if policy == 1:
         return heuristic_policy(kind, seat, hand, view, st)
+    if policy == 2:
+        return expert_play(kind, seat, hand, view, st, EXPERT_PARAMS)
     return random_policy(kind, seat, hand, view, st)

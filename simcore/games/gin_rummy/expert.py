@@ -1,0 +1,234 @@
+"""Gin Rummy ``expert`` play: hand reading, defensive discards, knock timing.
+
+Everything here is computed from what the seat asked may see (its hand and ``view``: the
+discard pile, the opponent's picks still held and its discards, the stock count, the turn);
+never the opponent's hand or the stock.  All masks are converted once to the meld kernels'
+ace-low sequence order (``simcore.melds``), where card ``c + 1`` follows ``c`` in its suit.
+
+**Hand reading.**  Each card the seat cannot see is given a chance of being in the opponent's
+hand: 1 for a card it took from the pile and still holds; 0 for the seat's own cards and the
+pile (buried cards are dead for both players); otherwise the share of unseen cards the
+opponent's hidden cards make up, raised for partners of its picks (it took a card to meld it)
+and lowered next to cards it discarded or let pass (it is not collecting there).
+
+**Defensive discards.**  A discard's *danger* is the chance the opponent holds two cards that
+meld with it (any set pair of its rank, any run window around it).  The discard minimises
+deadwood kept + ``DANGER_COST`` x danger + ``OUT_COST`` x the live outs the card gives the
+seat's own hand, unless the seat is about to knock (the discard goes face down: plain
+minimum deadwood).
+
+**Taking.**  The top card is taken when it melds in the hand and lowers the deadwood, when it
+cuts the deadwood by ``TAKE_GAIN`` or more, or when it lets the seat knock at once.
+
+**Knock timing.**  The seat knocks when its deadwood is at most a threshold that starts at
+the rule's limit and falls as the hand goes on and as the opponent's picks show melds (both
+raise the undercut risk); with gin it always knocks.  A ``knock`` decision other than the
+default (``limit``) overrides the timing with its fixed threshold, as for the heuristic.
+"""
+
+import numba as nb
+import numpy as np
+
+from simcore.cards import bit, lowest_bit, popcount
+from simcore.melds import (
+    GIN_PLANES,
+    best_discard_seq,
+    from_sequence,
+    mask_value,
+    meldable,
+    min_deadwood_seq,
+    spread_ranks,
+    to_sequence,
+)
+from simcore.games.gin_rummy.layout import (
+    K_DISCARD,
+    K_DRAW,
+    K_KNOCK,
+    K_UPCARD,
+    V_DEADWOOD,
+    V_KNOCK_AT,
+    V_KNOCK_LIMIT,
+    V_OPP_DISCARDS,
+    V_OPP_PICKS,
+    V_PILE,
+    V_TAKEN,
+    V_TOP,
+    V_TURN,
+)
+
+# The expert's weights, one tuple so a tuning script can compile variants
+# (``expert_play`` takes it as an argument):
+#   DANGER_COST  deadwood points charged per unit of danger (expected opponent melds fed)
+#   OUT_COST     points charged per live out a discarded card had in the seat's own hand
+#   TAKE_GAIN    take an unmelding pile card only for this deadwood cut
+#   KNOCK_EARLY  completed turns (both seats) during which any legal deadwood knocks
+#   KNOCK_SLOPE  threshold points lost per turn after that
+#   PICK_COST    threshold points lost per card the opponent took from the pile and holds
+#   KNOCK_FLOOR  the threshold never falls below this (a deadwood this low always knocks)
+PARAMS = (8.0, 0.6, 7.0, 6.0, 0.5, 1.0, 2.0)
+
+_ONE = np.uint64(1)
+_ALL = np.uint64((1 << 52) - 1)
+_SUIT = np.uint64(0x1FFF)
+_LOW = np.uint64(1 | 1 << 13 | 1 << 26 | 1 << 39)  # pos 0 (ace) of every suit
+_HIGH = _LOW << np.uint64(12)  # pos 12 (king) of every suit
+_NEAR_UP = 1.6  # a partner of an opponent's pick is this much likelier held
+_NEAR_DOWN = 0.5  # a card next to an opponent's discard or pass is this much less likely
+
+
+@nb.njit(inline="always", cache=True)
+def _neighbours(x):
+    """Cards one step up or down in suit from a card of x, and every card of x's ranks."""
+    x = np.uint64(x)
+    up = (x << _ONE) & ~_LOW & _ALL
+    down = (x >> _ONE) & ~_HIGH
+    ranks = (x | x >> np.uint64(13) | x >> np.uint64(26) | x >> np.uint64(39)) & _SUIT
+    return up | down | spread_ranks(ranks)
+
+
+@nb.njit(inline="always", cache=True)
+def _reading(hand, view):
+    """(known, unseen, likely, unlikely, p): the opponent's known cards, the cards this seat
+    cannot see, the unseen cards made likelier / less likely by the opponent's picks and passes,
+    and the base chance that an unseen card is in the opponent's hand (sequence order)."""
+    h = to_sequence(hand, True)
+    pile = to_sequence(np.uint64(view[V_PILE]), True)
+    known = to_sequence(np.uint64(view[V_OPP_PICKS]), True)
+    thrown = to_sequence(np.uint64(view[V_OPP_DISCARDS]), True)
+    passed = pile & ~thrown  # this seat's discards (and the upcard) the opponent let lie
+    unseen = _ALL & ~h & ~pile & ~known
+    hidden = max(10 - popcount(known), 0)
+    n = popcount(unseen)
+    p = hidden / n if n > 0 else 0.0
+    likely = unseen & _neighbours(known)
+    unlikely = unseen & _neighbours(thrown | passed) & ~likely
+    return known, unseen, likely, unlikely, p
+
+
+@nb.njit(inline="always", cache=True)
+def _held(c, known, unseen, likely, unlikely, p):
+    """The chance that sequence card c is in the opponent's hand."""
+    b = bit(c)
+    if known & b:
+        return 1.0
+    if not (unseen & b):
+        return 0.0
+    if likely & b:
+        return min(1.0, p * _NEAR_UP)
+    if unlikely & b:
+        return p * _NEAR_DOWN
+    return p
+
+
+@nb.njit(inline="always", cache=True)
+def _window_sum(c, known, unseen, likely, unlikely, p):
+    """Sum over the meld windows of card c (set pairs of its rank; run windows around it) of
+    the product of the partners' chances of being held."""
+    pos = c % 13
+    suit = c // 13
+    total = 0.0
+    for a in range(4):  # set pairs
+        if a == suit:
+            continue
+        pa = _held(13 * a + pos, known, unseen, likely, unlikely, p)
+        for b in range(a + 1, 4):
+            if b != suit:
+                total += pa * _held(13 * b + pos, known, unseen, likely, unlikely, p)
+    for lo in range(pos - 2, pos + 1):  # run windows lo .. lo + 2 containing pos
+        if lo < 0 or lo + 2 > 12:
+            continue
+        prod = 1.0
+        for q in range(lo, lo + 3):
+            if q != pos:
+                prod *= _held(13 * suit + q, known, unseen, likely, unlikely, p)
+        total += prod
+    return total
+
+
+@nb.njit(inline="always", cache=True)
+def _live_outs(c, h, unseen):
+    """Unseen cards that would meld card c with one card of the seat's hand h (sequence)."""
+    pos = c % 13
+    suit = c // 13
+    outs = 0
+    rank = spread_ranks(_ONE << np.uint64(pos)) & ~bit(c)
+    if popcount(rank & h) >= 1:
+        outs += popcount(rank & unseen)
+    for d in (-1, 1):
+        q = pos + d
+        if 0 <= q <= 12 and h & bit(13 * suit + q):
+            for r in (pos - d, q + d):  # the two cards that complete the pair into a run
+                if 0 <= r <= 12 and unseen & bit(13 * suit + r):
+                    outs += 1
+    return outs
+
+
+@nb.njit(inline="always", cache=True)
+def knock_threshold(view, params):
+    """The deadwood at or below which the expert knocks now (GR-9, never above the rule)."""
+    limit = view[V_KNOCK_LIMIT]
+    at = view[V_KNOCK_AT]
+    if at >= 0:  # a fixed ``knock`` decision
+        return min(at, limit)
+    late = max(view[V_TURN] - params[3], 0.0)
+    picks = popcount(np.uint64(view[V_OPP_PICKS]))
+    t = limit - params[4] * late - params[5] * picks
+    return int(min(float(limit), max(params[6], t)))
+
+
+@nb.njit(inline="always", cache=True)
+def _discard(hand, view, params):
+    """The card to discard from the 11-card hand (public id)."""
+    h = to_sequence(hand, True)
+    keep = np.uint64(0)
+    if view[V_TAKEN] >= 0:  # never the card just taken, even where the rules allow it
+        keep = to_sequence(bit(view[V_TAKEN]), True)
+    allowed = h & ~keep
+    base = mask_value(h, GIN_PLANES)
+    loose = allowed & ~meldable(h)
+    known, unseen, likely, unlikely, p = _reading(hand, view)
+    best_card, best_dw = best_discard_seq(h, keep, GIN_PLANES)
+    if best_dw <= knock_threshold(view, params):
+        return lowest_bit(from_sequence(bit(best_card), True))
+    best = best_card
+    best_score = 1e30
+    m = allowed
+    while m:
+        c = lowest_bit(m)
+        m &= m - _ONE
+        if loose & bit(c):
+            dw = min_deadwood_seq(h, GIN_PLANES) - mask_value(bit(c), GIN_PLANES)
+        else:
+            dw = min_deadwood_seq(h & ~bit(c), GIN_PLANES)
+        danger = min(1.0, _window_sum(c, known, unseen, likely, unlikely, p))
+        score = dw + params[0] * danger + params[1] * _live_outs(c, h & ~bit(c), unseen)
+        if score < best_score:
+            best = c
+            best_score = score
+    return lowest_bit(from_sequence(bit(best), True))
+
+
+@nb.njit(inline="always", cache=True)
+def _take(hand, view, params):
+    """Take the top card of the pile (1) or draw from the stock (0)."""
+    top = view[V_TOP]
+    if top < 0:
+        return 0
+    h = to_sequence(hand, True)
+    t = to_sequence(bit(top), True)
+    now = min_deadwood_seq(h, GIN_PLANES)
+    _, after = best_discard_seq(h | t, t, GIN_PLANES)
+    if after <= knock_threshold(view, params) and after < now:
+        return 1
+    if meldable(h | t) & t and after < now:
+        return 1
+    return 1 if now - after >= params[2] else 0
+
+
+@nb.njit(inline="always", cache=True)
+def expert_play(kind, seat, hand, view, st, params):
+    if kind == K_UPCARD or kind == K_DRAW:
+        return _take(hand, view, params)
+    if kind == K_DISCARD:
+        return _discard(hand, view, params)
+    return 1 if view[V_DEADWOOD] <= knock_threshold(view, params) else 0
