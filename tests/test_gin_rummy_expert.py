@@ -1,0 +1,183 @@
+"""The Gin Rummy ``expert`` play policy (simcore/games/gin_rummy/expert.py): hand-made positions
+for each behaviour (taking, defensive discards, knock timing), that it sees only its seat's
+view, and that it gives only legal answers in batches under several rule settings."""
+
+import numpy as np
+import pytest
+
+from simcore.cards import bit, parse_card, parse_hand
+from simcore.games.gin_rummy import GAME, engine, layout, run_games, run_hands
+from simcore.games.gin_rummy.policies import PLAY_POLICIES, builtin_play
+from simcore.games.gin_rummy.rules import Rules
+from simcore.melds import gin_deadwoods
+
+EXPERT = PLAY_POLICIES["expert"]
+L = layout
+
+
+def _view(*, top=None, pile="", picks="", thrown="", stock=25, turn=4, taken=None,
+          deadwood=0, knock_at=-1, knock_limit=10):
+    """A seat-0 observation; card lists are text ("7H 8H")."""
+    view = np.zeros(L.VIEW_SIZE, np.int64)
+    pile_cards = parse_hand(pile) if pile else 0
+    if top is not None:
+        pile_cards |= 1 << parse_card(top)
+    view[L.V_TOP] = parse_card(top) if top is not None else -1
+    view[L.V_PILE] = np.int64(pile_cards)
+    view[L.V_OPP_PICKS] = np.int64(parse_hand(picks) if picks else 0)
+    view[L.V_OPP_DISCARDS] = np.int64(parse_hand(thrown) if thrown else 0)
+    view[L.V_STOCK] = stock
+    view[L.V_TURN] = turn
+    view[L.V_TAKEN] = parse_card(taken) if taken else -1
+    view[L.V_TAKEN_LOCKED] = 1
+    view[L.V_DEADWOOD] = deadwood
+    view[L.V_KNOCK_AT] = knock_at
+    view[L.V_KNOCK_LIMIT] = knock_limit
+    view[L.V_DEALER] = 1
+    return view
+
+
+def _ask(kind, hand, view):
+    return int(builtin_play(EXPERT, kind, 0, np.uint64(parse_hand(hand)), view,
+                            np.zeros(1, np.uint64)))
+
+
+def _dw_mask(h):
+    return int(gin_deadwoods(np.array([h], np.uint64))[0])
+
+
+def _dw(hand):
+    return _dw_mask(parse_hand(hand))
+
+
+# ---------------------------------------------------------------- taking
+
+
+HAND = "7H 8H AC 2C 3C 4D 5D 6D KS QD"  # deadwood 35: 7H 8H KS QD
+
+
+def test_takes_a_discard_that_completes_a_meld():
+    assert _ask(L.K_DRAW, HAND, _view(top="9H", pile="2S 4S")) == 1
+    assert _ask(L.K_UPCARD, HAND, _view(top="6H", turn=0)) == 1
+
+
+def test_passes_a_discard_that_melds_with_nothing_and_cuts_little():
+    assert _ask(L.K_DRAW, HAND, _view(top="JS", pile="2S 4S")) == 0
+    assert _ask(L.K_DRAW, HAND, _view(top="5S", pile="2S 4S")) == 0
+
+
+def test_takes_a_card_that_lets_it_knock_at_once():
+    hand = "7H 8H 9H AC 2C 3C 4D 5D 6D KS"  # deadwood 10 (KS)
+    assert _ask(L.K_DRAW, hand, _view(top="AS", pile="2S 4S")) == 1  # KS goes: deadwood 1
+    assert _ask(L.K_DRAW, hand, _view(top="QS", pile="2S 4S")) == 0  # no better than KS
+
+
+# ---------------------------------------------------------------- defensive discards
+
+
+@pytest.mark.parametrize("hand, picks, unsafe, safe", [
+    # the opponent just took 8S: 9S is next to it, 9D is not; both loose, value 9
+    ("AC 2C 3C 4D 5D 6D JH QH KH 9S 9D", "8S", "9S", "9D"),
+    # it took KS: KD is of its rank, QC is not; both loose, value 10
+    ("AC 2C 3C 4D 5D 6D 7H 8H 9H KD QC", "KS", "KD", "QC"),
+    # it holds 5S 6S (taken earlier): 7S would extend that run, 7C would not
+    ("AC 2C 3C 9D TD JD 2H 3H 4H 7S 7C", "5S 6S", "7S", "7C"),
+])
+def test_discards_the_safe_card_of_equal_deadwood(hand, picks, unsafe, safe):
+    h = parse_hand(hand)
+    assert _dw(hand.replace(unsafe, "").strip()) == _dw(hand.replace(safe, "").strip())
+    # late in the hand, so deadwood 7 or 9 is no knock and the discard lies face up
+    view = _view(top=None, pile="2S 4S TC", picks=picks, thrown="TC", turn=30, stock=8)
+    assert _ask(L.K_DISCARD, hand, view) == parse_card(safe)
+    assert h & bit(parse_card(unsafe))
+
+
+def test_with_nothing_to_fear_the_discard_leaves_the_least_deadwood():
+    for hand in ("AC 2C 3C 4D 5D 6D 7H 9H KD 2S 5C", "2C 2D 2H 7S 8S 9S JD JC QH KH 4C"):
+        card = _ask(L.K_DISCARD, hand, _view(pile="4S", thrown="4S", turn=8))
+        h = parse_hand(hand)
+        kept = [int(gin_deadwoods(np.array([h & ~(1 << c)], np.uint64))[0])
+                for c in range(52) if h >> c & 1]
+        assert _dw_mask(h & ~bit(card)) == min(kept)
+
+
+def test_never_discards_the_card_just_taken():
+    hand = "AC 2C 3C 4D 5D 6D 7H 8H 9H KD KS"  # KS taken: KD goes even though KS = KD
+    assert _ask(L.K_DISCARD, hand, _view(taken="KS", picks="")) == parse_card("KD")
+
+
+def test_about_to_knock_the_discard_is_plain_minimum_deadwood():
+    # the opponent holds KS KC: KD would give it a set.  Early, discarding KD leaves deadwood 5
+    # and the seat knocks (the discard goes face down); late, when deadwood 5 does not knock,
+    # it keeps KD back and throws 5S (deadwood 10)
+    hand = "AC 2C 3C 4D 5D 6D 7H 8H 9H KD 5S"
+    assert _ask(L.K_DISCARD, hand, _view(picks="KS KC", turn=2)) == parse_card("KD")
+    assert _ask(L.K_DISCARD, hand, _view(picks="KS KC", turn=36, stock=6)) == parse_card("5S")
+
+
+# ---------------------------------------------------------------- knock timing
+
+
+def test_knocks_at_low_deadwood_early():
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=9, turn=3)) == 1
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=10, turn=1)) == 1
+
+
+def test_does_not_knock_into_a_likely_undercut_late():
+    # turn 30, the opponent holds two picks: its deadwood is likely low by now
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=9, turn=30, picks="5S 6S", stock=10)) == 0
+    # the same deadwood early, the opponent showing one pick: knock
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=9, turn=3, picks="5S")) == 1
+
+
+def test_always_knocks_with_gin_or_very_low_deadwood():
+    for turn in (0, 10, 40):
+        assert _ask(L.K_KNOCK, HAND, _view(deadwood=0, turn=turn, picks="5S 6S 7S")) == 1
+        assert _ask(L.K_KNOCK, HAND, _view(deadwood=1, turn=turn, picks="5S 6S 7S")) == 1
+
+
+def test_a_fixed_knock_decision_overrides_the_timing():
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=5, turn=1, knock_at=0)) == 0
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=4, turn=40, knock_at=4)) == 1
+
+
+# ---------------------------------------------------------------- the seat's view only
+
+
+def test_the_choice_depends_only_on_the_seats_view():
+    """Through the engine's own ask (which holds both hands), two positions that differ only
+    in the opponent's hidden cards get the same answer to every question."""
+    mine = parse_hand("AC 2C 3C 4D 5D 6D JH QH KH 9S 9D")
+    policies = np.array([EXPERT, EXPERT], np.int64)
+    picks = np.array([0, parse_hand("8S")], np.uint64)
+    discards = np.array([0, parse_hand("TC")], np.uint64)
+    rng = np.random.default_rng(5)
+    unseen = [c for c in range(52) if not (mine | parse_hand("8S TC 2S 4S")) >> c & 1]
+    for kind, view in ((L.K_DISCARD, _view(pile="2S 4S TC", picks="8S", thrown="TC")),
+                       (L.K_DRAW, _view(top="TC", pile="2S 4S", picks="8S", thrown="TC")),
+                       (L.K_KNOCK, _view(deadwood=7, turn=20, picks="8S", thrown="TC"))):
+        hand = mine if kind == L.K_DISCARD else mine & ~bit(parse_card("9D"))
+        answers = set()
+        for _ in range(4):
+            opp = parse_hand("8S") | sum(1 << int(c) for c in rng.choice(unseen, 9, replace=False))
+            hands = np.array([hand, opp], np.uint64)
+            answers.add(int(engine._ask(kind, 0, policies, hands, picks, discards, view.copy(),
+                                        np.zeros(1, np.uint64))))
+        assert len(answers) == 1
+
+
+# ---------------------------------------------------------------- legal in batches
+
+
+@pytest.mark.parametrize("rules", [{}, {"may_discard_taken_card": True, "knock_limit": 5},
+                                   {"knock_limit": 0}])
+def test_expert_batches_are_legal_and_end_in_knocks(rules):
+    """run_hands and run_games raise on any illegal answer."""
+    for policy in (["expert"], ["0=expert", "1=heuristic"], ["0=random", "1=expert"]):
+        df = run_hands(3, 0, 1500, Rules(**rules), GAME.policies_from_specs(policy))
+        assert df.height == 1500
+    df = run_hands(4, 0, 1500, Rules(**rules), GAME.policies_from_specs(["expert"]))
+    # the expert knocks in most hands (random play voids nearly all; gin only voids more)
+    assert (df["end"] != L.END_VOID).mean() > (0.6 if rules.get("knock_limit") == 0 else 0.85)
+    _, games = run_games(5, 0, 100, Rules(**rules), GAME.policies_from_specs(["expert"]))
+    assert games.height == 100
