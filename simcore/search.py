@@ -36,9 +36,10 @@ import numpy as np
 
 from simcore.cards import highest_bit, lowest_bit, popcount
 
-DEFAULT_BITS = 18  # 2**18 entries of 80 bytes: 20 MiB a table
+DEFAULT_BITS = 18  # 2**18 entries of 104 bytes: 27 MiB a table
 MAX_DEPTH = 72  # cards played from the root (52 + a partial trick) plus slack
-KEY_WORDS = 8  # 5 relative hands, 2 point-pattern words, leader/broken
+KEY_WORDS = 10  # see the transposition table section
+BUCKET = 8  # entries probed per hash
 SUIT_FIELD = np.uint64(0xFFFF)
 
 # ---------------------------------------------------------------- the context (int64 vector)
@@ -55,13 +56,20 @@ C_NEXT = 9  # 5 slots: the next seat in play after each seat
 C_POINTS = 16  # 64 slots: points of each solver card id
 CTX_SIZE = C_POINTS + 64
 
-# counters
+# counters (statistics of the last top-level solve, besides the generation)
 N_GEN = 0
 N_NODES = 1
+N_CUT_FIRST = 2  # trick-boundary nodes settled by their first move (+3: mid-trick nodes)
+N_CUT_LATER = 3  # ... by a later move
+N_ALL_MOVES = 4  # ... only after trying every move
+N_PROBES = 8  # transposition-table look-ups
+N_HITS = 9  # look-ups that settled the node
+N_QUICK = 10  # quick-trick checks
+N_QUICK_CUTS = 11  # ... that settled the node
 
 # the table tuple, by position
 T_KEYS, T_VALS, T_COUNTERS, T_CTX, T_HANDS, T_STACK, T_MOVES, T_SCORES, T_KEYBUF, T_SCRATCH, \
-    T_FRAMES = range(11)
+    T_FRAMES, T_RELEVANT, T_EQUIV, T_TAGS = range(14)
 # a search frame's int64 words (one frame per card played from the root)
 F_TLEN, F_LEADER, F_BROKEN, F_TARGET, F_MOVER, F_MAX, F_N, F_I, F_LO, F_HI = range(10)
 # a transposition entry's int32 words
@@ -74,15 +82,18 @@ def new_tables(n: int = 1, log2_size: int = DEFAULT_BITS):
     return (
         np.zeros((n, size, KEY_WORDS), np.uint64),
         np.zeros((n, size, 4), np.int32),
-        np.zeros((n, 8), np.int64),
+        np.zeros((n, 16), np.int64),
         np.zeros((n, CTX_SIZE), np.int64),
         np.zeros((n, 5), np.uint64),
         np.zeros((n, MAX_DEPTH), np.int64),
         np.zeros((n, MAX_DEPTH, 16), np.int64),
         np.zeros((n, MAX_DEPTH, 16), np.int64),
-        np.zeros((n, MAX_DEPTH, KEY_WORDS + 1), np.uint64),  # the key, then its hash
+        np.zeros((n, MAX_DEPTH, KEY_WORDS), np.uint64),
         np.zeros((n, 64), np.int64),
         np.zeros((n, MAX_DEPTH, 10), np.int64),
+        np.zeros((n, MAX_DEPTH), np.uint64),
+        np.zeros((n, MAX_DEPTH), np.uint64),
+        np.zeros((n, size), np.uint64),  # each entry's hash and generation, probed first
     )
 
 
@@ -90,7 +101,8 @@ def new_tables(n: int = 1, log2_size: int = DEFAULT_BITS):
 def table_of(tables, i):
     """Table ``i`` of :func:`new_tables` (views, no copy)."""
     return (tables[0][i], tables[1][i], tables[2][i], tables[3][i], tables[4][i], tables[5][i],
-            tables[6][i], tables[7][i], tables[8][i], tables[9][i], tables[10][i])
+            tables[6][i], tables[7][i], tables[8][i], tables[9][i], tables[10][i], tables[11][i],
+            tables[12][i], tables[13][i])
 
 
 @nb.njit(cache=True)
@@ -153,8 +165,11 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
     counters[N_GEN] += 1
     if counters[N_GEN] >= 2**31 - 1:  # wrapped: clear once in two billion solves
         tab[T_VALS][:, V_GEN] = 0
+        tab[T_TAGS][:] = 0
         counters[N_GEN] = 1
     counters[N_NODES] = 0
+    for i in range(2, 16):
+        counters[i] = 0
     for s in range(5):
         tab[T_HANDS][s] = 0
 
@@ -228,12 +243,14 @@ def upper_bound(ctx, hands, stack, start, tlen):
 
 @nb.njit(cache=True)
 def _quick_tricks(ctx, hands, leader, broken):
-    """Tricks the leader can take by cashing top cards, keeping the lead, whatever the others do.
+    """(tricks the leader can take by cashing top cards, keeping the lead, whatever the others
+    do; the cards that count depends on).
 
     Per suit: the leader's cards above every other seat's (all of them when nobody else holds
     the suit).  A side suit counts only as far as every other seat still holding trumps can
     follow it, so nobody ruffs, and the partner never takes the lead either; such a seat follows
-    every counted suit, so cashing one suit never makes another fail.
+    every counted suit, so cashing one suit never makes another fail.  Beyond suit lengths, the
+    count depends only on the others' best card of each counted suit (and the cards above it).
     """
     trump = ctx[C_TRUMP]
     h = hands[leader]
@@ -244,6 +261,7 @@ def _quick_tricks(ctx, hands, leader, broken):
     r = ctx[C_RESTRICT]
     restricted = r >= 0 and not broken and (h & ~_suit_bits(r)) != 0
     total = 0
+    relevant = np.uint64(0)
     for s in range(4):
         hs = (h >> np.uint64(16 * s)) & SUIT_FIELD
         if hs == 0 or (restricted and s == r):
@@ -252,7 +270,8 @@ def _quick_tricks(ctx, hands, leader, broken):
         if os_ == 0:
             k = popcount(hs)
         else:
-            k = popcount(hs >> np.uint64(highest_bit(os_) + 1))
+            top = highest_bit(os_)
+            k = popcount(hs >> np.uint64(top + 1))
         if k == 0:
             continue
         if trump >= 0 and s != trump:
@@ -261,23 +280,70 @@ def _quick_tricks(ctx, hands, leader, broken):
                     lt = popcount(hands[t] & _suit_bits(s))
                     if lt < k:
                         k = lt
+        if k > 0 and os_ != 0:
+            relevant |= _bit(16 * s + highest_bit(os_))
         total += k
-    return total
+    return total, relevant
+
+
+@nb.njit(cache=True)
+def _sure_trumps(ctx, hands, side):
+    """(tricks the seats with max-bit ``side`` win whatever happens; the card that depends on).
+
+    A seat's trumps above every trump of the other side each win the trick they fall in (or
+    the partner's higher trump does), and one seat plays them in different tricks; with no
+    trump on the other side, every trump of the seat is such a card."""
+    trump = ctx[C_TRUMP]
+    if trump < 0:
+        return 0, np.uint64(0)
+    maxi = ctx[C_MAX]
+    other = np.uint64(0)
+    for t in range(ctx[C_NSEATS]):
+        if ((maxi >> t) & 1) != side:
+            other |= hands[t]
+    ot = (other >> np.uint64(16 * trump)) & SUIT_FIELD
+    shift = np.uint64(highest_bit(ot) + 1) if ot else np.uint64(0)
+    best = 0
+    for t in range(ctx[C_NSEATS]):
+        if ((maxi >> t) & 1) == side:
+            k = popcount(((hands[t] >> np.uint64(16 * trump)) & SUIT_FIELD) >> shift)
+            if k > best:
+                best = k
+    if best == 0 or ot == 0:
+        return best, np.uint64(0)
+    return best, _bit(16 * trump + highest_bit(ot))
 
 
 # ---------------------------------------------------------------- transposition table
+# An entry says: for every position with this *base* (leader, broken flag, each seat's suit
+# lengths, and in a points game the point pattern) whose top cards of each suit, down to the
+# entry's lowest relevant card, are held by the same seats (in relative ranks), the remaining
+# value lies in lo..hi.  The lower cards only count by their number: the search below the entry
+# never let one of them decide a trick (DDS's "winning ranks", Haglund).  Key words:
+# 0-3 base, 4-8 the seats' relative hands masked to the relevant top cards, 9 that top mask.
+# The per-depth key buffer holds the base, the unmasked relative hands and the hash (word 9).
+K_HANDS = 4
+K_TOP = 9
 
 
 @nb.njit(cache=True)
 def _make_key(ctx, hands, leader, broken, keybuf):
-    """Relative-rank hands, point pattern and leader into keybuf; returns the hash."""
+    """Base and relative-rank hands of the position into keybuf; returns the hash of the base."""
     u = _union(ctx, hands)
     p1 = np.uint64(0)
     p2 = np.uint64(0)
+    lengths = np.uint64(0)
+    lengths4 = np.uint64(0)
     for seat in range(5):
         rel = np.uint64(0)
         if seat < ctx[C_NSEATS]:
             m = hands[seat]
+            for s in range(4):
+                n_s = np.uint64(popcount(m & _suit_bits(s)))
+                if seat < 4:
+                    lengths |= n_s << np.uint64(16 * seat + 4 * s)
+                else:
+                    lengths4 |= n_s << np.uint64(4 * s)
             while m:
                 c = lowest_bit(m)
                 low = m & (~m + np.uint64(1))
@@ -291,70 +357,165 @@ def _make_key(ctx, hands, leader, broken, keybuf):
                 if pts & 2:
                     p2 |= rb
                 m ^= low
-        keybuf[seat] = rel
-    keybuf[5] = p1
-    keybuf[6] = p2
-    meta = np.uint64(leader)
+        keybuf[K_HANDS + seat] = rel
+    meta = lengths4 | (np.uint64(leader) << np.uint64(16))
     if ctx[C_RESTRICT] >= 0 and broken:
-        meta |= np.uint64(8)
-    keybuf[7] = meta
+        meta |= np.uint64(1) << np.uint64(20)
+    keybuf[0] = lengths
+    keybuf[1] = meta
+    keybuf[2] = p1
+    keybuf[3] = p2
     hsh = np.uint64(0)
-    for i in range(KEY_WORDS):
+    for i in range(4):
         hsh = (hsh ^ keybuf[i]) * np.uint64(0x9E3779B97F4A7C15)
         hsh ^= hsh >> np.uint64(29)
+    keybuf[K_TOP] = hsh
     return hsh
 
 
+@nb.njit(inline="always", cache=True)
+def _tag(hsh, gen):
+    """An entry's tag: its hash with the generation folded in, so stale entries never match."""
+    return (hsh ^ (np.uint64(gen) * np.uint64(0xD6E8FEB86659FD93))) | np.uint64(1)
+
+
+@nb.njit(inline="always", cache=True)
+def _bucket(tab, hsh):
+    mask = np.uint64(tab[T_KEYS].shape[0] - 1)
+    return np.int64(hsh & mask) & ~(BUCKET - 1)
+
+
+@nb.njit(inline="always", cache=True)
+def _matches(keys, slot, keybuf):
+    for i in range(4):
+        if keys[slot, i] != keybuf[i]:
+            return False
+    top = keys[slot, K_TOP]
+    for i in range(K_HANDS, K_HANDS + 5):
+        if keys[slot, i] != (keybuf[i] & top):
+            return False
+    return True
+
+
 @nb.njit(cache=True)
-def _probe(tab, hsh, keybuf):
-    """Slot holding the key in keybuf (this generation), or -1."""
-    keys = tab[T_KEYS]
-    vals = tab[T_VALS]
-    gen = tab[T_COUNTERS][N_GEN]
-    mask = np.uint64(keys.shape[0] - 1)
-    base = np.int64(hsh & mask) & ~3
-    for j in range(4):
-        slot = base + j
-        if vals[slot, V_GEN] != gen:
+def _top_cards(hands, ctx, top):
+    """The cards of the position at the relative top mask ``top`` (absolute solver ids)."""
+    u = _union(ctx, hands)
+    out = np.uint64(0)
+    for s in range(4):
+        ts = (top >> np.uint64(16 * s)) & SUIT_FIELD
+        if ts == 0:
             continue
-        same = True
-        for i in range(KEY_WORDS):
-            if keys[slot, i] != keybuf[i]:
-                same = False
-                break
-        if same:
-            return slot
-    return -1
+        us = (u >> np.uint64(16 * s)) & SUIT_FIELD
+        k = popcount(us) - popcount(ts)  # the lowest relevant card is the k-th lowest in play
+        i = 0
+        while us:
+            b = lowest_bit(us)
+            if i >= k:
+                out |= _bit(16 * s + b)
+            us &= us - np.uint64(1)
+            i += 1
+    return out
 
 
 @nb.njit(cache=True)
-def _store(tab, hsh, keybuf, lo, hi, best, weight):
-    """Write bounds for the key in keybuf: into its slot, else over a stale or the lightest entry.
-
-    Probed again: the search below this node may have replaced the slot it was found in."""
+def _probe(tab, d, target):
+    """(1 or 0 when a matching entry settles ``target``, else -1; the settling entry's relevant
+    cards; a remembered best card or -1) for the position whose key is in keybuf[d]."""
     keys = tab[T_KEYS]
     vals = tab[T_VALS]
+    keybuf = tab[T_KEYBUF][d]
+    tags = tab[T_TAGS]
+    tag = _tag(keybuf[K_TOP], tab[T_COUNTERS][N_GEN])
+    base = _bucket(tab, keybuf[K_TOP])
+    best = -1
+    for j in range(BUCKET):
+        slot = base + j
+        if tags[slot] != tag or not _matches(keys, slot, keybuf):
+            continue
+        if vals[slot, V_LO] >= target or vals[slot, V_HI] < target:
+            r = 1 if vals[slot, V_LO] >= target else 0
+            return r, _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
+        rb = vals[slot, V_BEST] & 255
+        if rb != 255 and best < 0:
+            best = _abs_card(tab[T_HANDS], tab[T_CTX], rb)
+    return -1, np.uint64(0), best
+
+
+@nb.njit(cache=True)
+def _top_mask(ctx, hands, relevant):
+    """Relative top mask of the position: per suit, every card in play from the lowest
+    relevant one up.  In a points game the top also reaches down to every point card in play,
+    so the cards left below it are all worth nothing and any of them plays like any other."""
+    u = _union(ctx, hands)
+    pointed = np.uint64(0)
+    if ctx[C_HASPTS]:
+        m = u
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if ctx[C_POINTS + c]:
+                pointed |= _bit(c)
+    out = np.uint64(0)
+    for s in range(4):
+        us = (u >> np.uint64(16 * s)) & SUIT_FIELD
+        if us == 0:
+            continue
+        rs = ((relevant | pointed) >> np.uint64(16 * s)) & SUIT_FIELD & us
+        if rs == 0:
+            continue
+        n = popcount(us)
+        k = popcount(us & (_bit(lowest_bit(rs)) - np.uint64(1)))
+        field = ((np.uint64(1) << np.uint64(n)) - np.uint64(1)) & ~((np.uint64(1) << np.uint64(k)) - np.uint64(1))
+        out |= field << np.uint64(16 * s)
+    return out
+
+
+@nb.njit(cache=True)
+def _store(tab, d, result, target, best, relevant):
+    """Record what the search of the boundary node at depth d found for ``target``: into the
+    entry with the same key and relevance, else over a stale or the lightest entry."""
+    keys = tab[T_KEYS]
+    vals = tab[T_VALS]
+    ctx = tab[T_CTX]
+    hands = tab[T_HANDS]
+    keybuf = tab[T_KEYBUF][d]
     gen = tab[T_COUNTERS][N_GEN]
-    slot = _probe(tab, hsh, keybuf)
+    tags = tab[T_TAGS]
+    tag = _tag(keybuf[K_TOP], gen)
+    top = _top_mask(ctx, hands, relevant)
+    base = _bucket(tab, keybuf[K_TOP])
+    slot = -1
+    for j in range(BUCKET):
+        t = base + j
+        if tags[t] == tag and keys[t, K_TOP] == top and _matches(keys, t, keybuf):
+            slot = t
+            break
+    weight = popcount(_union(ctx, hands))
     if slot < 0:
-        mask = np.uint64(keys.shape[0] - 1)
-        base = np.int64(hsh & mask) & ~3
-        slot = base
         light = 1 << 30
-        for j in range(4):
-            s = base + j
-            if vals[s, V_GEN] != gen:
-                slot = s
+        for j in range(BUCKET):
+            t = base + j
+            if vals[t, V_GEN] != gen:
+                slot = t
                 break
-            w = vals[s, V_BEST] >> 8
+            w = vals[t, V_BEST] >> 8
             if w < light:
                 light = w
-                slot = s
-        for i in range(KEY_WORDS):
+                slot = t
+        tags[slot] = tag
+        for i in range(4):
             keys[slot, i] = keybuf[i]
+        for i in range(K_HANDS, K_HANDS + 5):
+            keys[slot, i] = keybuf[i] & top
+        keys[slot, K_TOP] = top
         vals[slot, V_GEN] = gen
-    vals[slot, V_LO] = lo
-    vals[slot, V_HI] = hi
+        vals[slot, V_LO] = 0
+        vals[slot, V_HI] = 1 << 20
+    if result:
+        vals[slot, V_LO] = max(vals[slot, V_LO], target)
+    else:
+        vals[slot, V_HI] = min(vals[slot, V_HI], target - 1)
     vals[slot, V_BEST] = (weight << 8) | best
 
 
@@ -378,8 +539,34 @@ def _representative(ctx, hands, mover, inplay, c):
 
 
 @nb.njit(cache=True)
+def _overtaken(ctx, hands, led, wcard, winner, mover, leader, tlen):
+    """Can a seat still to play after ``mover`` take the trick from ``winner`` (holding
+    ``wcard``) and turn it the other way for the count?"""
+    trump = ctx[C_TRUMP]
+    count = ctx[C_COUNT]
+    side = (count >> winner) & 1
+    ws = wcard >> 4
+    seat = mover
+    for _ in range(ctx[C_NACTIVE] - tlen - 1):
+        seat = ctx[C_NEXT + seat]
+        if ((count >> seat) & 1) == side:
+            continue
+        ht = hands[seat]
+        follow = (ht >> np.uint64(16 * led)) & SUIT_FIELD
+        if follow:
+            if ws == led and (follow >> np.uint64(wcard & 15)) > np.uint64(1):
+                return True
+        elif trump >= 0:
+            tr = (ht >> np.uint64(16 * trump)) & SUIT_FIELD
+            if tr and (ws != trump or (tr >> np.uint64(wcard & 15)) > np.uint64(1)):
+                return True
+    return False
+
+
+@nb.njit(cache=True)
 def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, scores, best):
-    """One card per run of equivalent legal cards into moves[:n], best-looking first.
+    """One card per run of equivalent legal cards into moves[:n], best-looking first; returns
+    n and the cards left out as equivalent to a lower one.
 
     Following: win the trick with the cheapest card that does, or duck with the lowest when
     the trick already goes the mover's way (in a points game, throw points to a winning
@@ -422,7 +609,9 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                 for s in range(4):
                     if (ht & _suit_bits(s)) == 0:
                         ruffable |= 1 << s
+    last_hand = tlen == ctx[C_NACTIVE] - 1
     n = 0
+    equiv = np.uint64(0)
     m = legal
     while m:
         c = lowest_bit(m)
@@ -432,7 +621,8 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
         if below:
             d = highest_bit(below)
             if (h >> np.uint64(d)) & np.uint64(1) and ctx[C_POINTS + d] == ctx[C_POINTS + c]:
-                continue  # equivalent to the card just below it
+                equiv |= _bit(c)  # c plays like the card just below it
+                continue
         strength = (c & 15) + (16 if s == trump else 0)
         pts = ctx[C_POINTS + c]
         if tlen == 0:
@@ -446,14 +636,20 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
             else:
                 sc = 3000 - strength
         else:
-            winner = mover if _beats(c, w, trump) else ws
-            if ((count >> winner) & 1) == mover_max:
-                if winner == mover:
-                    sc = 5000 - strength + 10 * pts
-                else:
-                    sc = 4000 - strength + 40 * pts * haspts
+            wins = _beats(c, w, trump)
+            winner = mover if wins else ws
+            wcard = c if wins else w
+            ours = ((count >> winner) & 1) == mover_max
+            safe = not _overtaken(ctx, hands, stack[start] >> 4, wcard, winner, mover,
+                                  leader, tlen)
+            if ours and safe:
+                sc = (8000 if not wins else 7000) - strength + 40 * pts * haspts
+            elif ours:
+                sc = 3000 + strength if not last_hand else 5000 - strength
+            elif safe or last_hand:
+                sc = 4000 - strength - 40 * pts
             else:
-                sc = 1000 - strength - 40 * pts
+                sc = 3500 - strength - 40 * pts
         if c == best:
             sc = 100000
         j = n  # insertion by score, highest first
@@ -464,7 +660,7 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
         moves[j] = c
         scores[j] = sc
         n += 1
-    return n
+    return n, equiv
 
 
 @nb.njit(cache=True)
@@ -516,12 +712,52 @@ def _last_trick(ctx, hands, leader):
 
 
 @nb.njit(cache=True)
+def _last_trick_relevant(ctx, hands, leader):
+    """The card whose rank decided the final trick (none when no other card shared its suit)."""
+    trump = ctx[C_TRUMP]
+    best = lowest_bit(hands[leader])
+    seat = leader
+    for _ in range(1, ctx[C_NACTIVE]):
+        seat = ctx[C_NEXT + seat]
+        c = lowest_bit(hands[seat])
+        if _beats(c, best, trump):
+            best = c
+    return _rank_winner(ctx, hands, best)
+
+
+@nb.njit(cache=True)
+def _rank_winner(ctx, hands, best):
+    for seat in range(ctx[C_NSEATS]):
+        if hands[seat] & _suit_bits(best >> 4) & ~_bit(best):
+            return _bit(best)
+    return np.uint64(0)
+
+
+@nb.njit(cache=True)
+def _trick_relevant(ctx, stack, start, n):
+    """The winning card of the trick stack[start:start+n] if it won on rank over a card of its
+    own suit (a trick won by the only card of its suit would be won the same by any rank)."""
+    trump = ctx[C_TRUMP]
+    best = stack[start]
+    for i in range(1, n):
+        if _beats(stack[start + i], best, trump):
+            best = stack[start + i]
+    for i in range(n):
+        c = stack[start + i]
+        if c != best and (c >> 4) == (best >> 4):
+            return _bit(best)
+    return np.uint64(0)
+
+
+@nb.njit(cache=True)
 def _enter(tab, d):
-    """Open the node of frame d: a result from bounds or the table (0/1), or -1 after
-    generating its moves."""
+    """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
+    relied on in relevant[d]), or -1 after generating its moves."""
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
     f = tab[T_FRAMES][d]
+    relevant = tab[T_RELEVANT]
+    relevant[d] = 0
     tab[T_COUNTERS][N_NODES] += 1
     tlen = f[F_TLEN]
     leader = f[F_LEADER]
@@ -539,31 +775,36 @@ def _enter(tab, d):
         if target > hi:
             return 0
         if ncards == ctx[C_NACTIVE]:
+            relevant[d] = _last_trick_relevant(ctx, hands, leader)
             return 1 if _last_trick(ctx, hands, leader) >= target else 0
         if ctx[C_QUICK]:
-            q = _quick_tricks(ctx, hands, leader, broken) * ctx[C_CONST]
+            q, rq = _quick_tricks(ctx, hands, leader, broken)
+            q *= ctx[C_CONST]
+            tab[T_COUNTERS][N_QUICK] += 1
             if (ctx[C_MAX] >> leader) & 1:
                 if q >= target:
+                    tab[T_COUNTERS][N_QUICK_CUTS] += 1
+                    relevant[d] = rq
                     return 1
             elif hi - q < target:
+                tab[T_COUNTERS][N_QUICK_CUTS] += 1
+                relevant[d] = rq
                 return 0
-        keybuf = tab[T_KEYBUF][d]
-        hsh = _make_key(ctx, hands, leader, broken, keybuf)
-        keybuf[KEY_WORDS] = hsh
-        slot = _probe(tab, hsh, keybuf)
-        f[F_LO] = 0
-        f[F_HI] = hi
-        if slot >= 0:
-            vals = tab[T_VALS]
-            if vals[slot, V_LO] >= target:
+            q, rq = _sure_trumps(ctx, hands, 1)
+            if q * ctx[C_CONST] >= target:
+                relevant[d] = rq
                 return 1
-            if vals[slot, V_HI] < target:
+            q, rq = _sure_trumps(ctx, hands, 0)
+            if hi - q * ctx[C_CONST] < target:
+                relevant[d] = rq
                 return 0
-            f[F_LO] = vals[slot, V_LO]
-            f[F_HI] = vals[slot, V_HI]
-            rb = vals[slot, V_BEST] & 255
-            if rb != 255:
-                best = _abs_card(hands, ctx, rb)
+        _make_key(ctx, hands, leader, broken, tab[T_KEYBUF][d])
+        r, rel, best = _probe(tab, d, target)
+        tab[T_COUNTERS][N_PROBES] += 1
+        if r >= 0:
+            tab[T_COUNTERS][N_HITS] += 1
+            relevant[d] = rel
+            return r
         mover = leader
     else:
         mover = leader
@@ -571,27 +812,36 @@ def _enter(tab, d):
             mover = ctx[C_NEXT + mover]
     f[F_MOVER] = mover
     f[F_MAX] = (ctx[C_MAX] >> mover) & 1
-    f[F_N] = _gen_moves(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, broken, mover,
-                        tab[T_MOVES][d], tab[T_SCORES][d], best)
+    n, equiv = _gen_moves(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, broken, mover,
+                          tab[T_MOVES][d], tab[T_SCORES][d], best)
+    f[F_N] = n
+    tab[T_EQUIV][d] = equiv
     f[F_I] = 0
     return -1
 
 
 @nb.njit(cache=True)
-def _close(tab, d, result, chosen):
-    """Store what the search of a trick-boundary node found."""
-    f = tab[T_FRAMES][d]
+def _with_groups(tab, d, rel):
+    """Relevant cards of a node that tried every move, plus what its grouping of equivalent
+    cards relied on: a group reaching the relevant top cards of its suit is only one group as
+    long as its lowest card is a top card too.  A group wholly below them stays a group in
+    every position the entry covers (those low cards never decide a trick)."""
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
-    lo = f[F_LO]
-    hi = f[F_HI]
-    if result:
-        lo = max(lo, f[F_TARGET])
-    else:
-        hi = min(hi, f[F_TARGET] - 1)
-    rb = _rel_card(hands, ctx, chosen) if chosen >= 0 else 255
-    keybuf = tab[T_KEYBUF][d]
-    _store(tab, keybuf[KEY_WORDS], keybuf, lo, hi, rb, popcount(_union(ctx, hands)))
+    f = tab[T_FRAMES][d]
+    tlen = f[F_TLEN]
+    inplay = _union(ctx, hands)
+    for i in range(tlen):
+        inplay |= _bit(tab[T_STACK][d - tlen + i])
+    eq = tab[T_EQUIV][d]
+    out = rel
+    while eq:
+        c = lowest_bit(eq)
+        eq &= eq - np.uint64(1)
+        rs = rel & _suit_bits(c >> 4)
+        if rs and c >= lowest_bit(rs):
+            out |= _bit(_representative(ctx, hands, f[F_MOVER], inplay, c))
+    return out
 
 
 @nb.njit(cache=True)
@@ -601,11 +851,13 @@ def _search(tab, tlen, leader, broken, target, depth):
     The position is tab's hands and the trick stack[depth - tlen:depth].  An explicit stack of
     frames, one per card played, instead of recursion (Numba's cache cannot relink recursive
     functions, and the loop avoids call overhead): each node tries its moves in order and stops
-    at the first whose result is the one its side wants."""
+    at the first whose result is the one its side wants.  Each frame also gathers the cards
+    its result relied on (relevant[d]), which decide how widely its table entry applies."""
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
     stack = tab[T_STACK]
     frames = tab[T_FRAMES]
+    relevant = tab[T_RELEVANT]
     restrict = ctx[C_RESTRICT]
     nactive = ctx[C_NACTIVE]
     d = depth
@@ -621,8 +873,11 @@ def _search(tab, tlen, leader, broken, target, depth):
             i = f[F_I]
             if i == f[F_N]:
                 r = 1 - f[F_MAX]
+                tab[T_COUNTERS][N_ALL_MOVES + 3 * (f[F_TLEN] > 0)] += 1
+                if tab[T_EQUIV][d]:
+                    relevant[d] = _with_groups(tab, d, relevant[d])
                 if f[F_TLEN] == 0:
-                    _close(tab, d, r, -1)
+                    _store(tab, d, r, f[F_TARGET], 255, relevant[d])
                 continue
             c = tab[T_MOVES][d][i]
             hands[f[F_MOVER]] ^= _bit(c)
@@ -643,14 +898,20 @@ def _search(tab, tlen, leader, broken, target, depth):
         else:  # frame d is decided: r; hand it to its parent
             if d == depth:
                 return r == 1
+            child = relevant[d]
             d -= 1
             f = frames[d]
             c = tab[T_MOVES][d][f[F_I]]
+            if f[F_TLEN] + 1 == nactive:
+                child |= _trick_relevant(ctx, stack, d - f[F_TLEN], nactive)
             hands[f[F_MOVER]] ^= _bit(c)
-            if r == f[F_MAX]:
+            if r == f[F_MAX]:  # the move settles the node: only its line matters
+                tab[T_COUNTERS][N_CUT_FIRST + (f[F_I] > 0) + 3 * (f[F_TLEN] > 0)] += 1
+                relevant[d] = child
                 if f[F_TLEN] == 0:
-                    _close(tab, d, r, c)
+                    _store(tab, d, r, f[F_TARGET], _rel_card(hands, ctx, c), child)
             else:
+                relevant[d] |= child
                 f[F_I] += 1
                 r = -1
 
