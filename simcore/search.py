@@ -589,6 +589,7 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
     ws = -1
     partner_cards = np.uint64(0)
     ruffable = 0  # suits some opponent could ruff if led
+    partner_ruffs = 0  # suits a partner could ruff
     if tlen > 0:
         w = stack[start]
         ws = leader
@@ -605,6 +606,10 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                 continue
             if ((maxi >> t) & 1) == mover_max:
                 partner_cards |= ht
+                if trump >= 0 and (ht & _suit_bits(trump)):
+                    for s in range(4):
+                        if (ht & _suit_bits(s)) == 0:
+                            partner_ruffs |= 1 << s
             elif trump >= 0 and (ht & _suit_bits(trump)):
                 for s in range(4):
                     if (ht & _suit_bits(s)) == 0:
@@ -633,6 +638,8 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
             elif not can_ruff and (above & partner_cards) \
                     and highest_bit(above) == highest_bit(above & partner_cards):
                 sc = 5000 - strength  # low to the partner's master
+            elif (partner_ruffs >> s) & 1 and not can_ruff and s != trump:
+                sc = 4500 - strength  # for the partner to ruff
             else:
                 sc = 3000 - strength
         else:

@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from simcore import search
-from simcore.cards import bit, lowest_bit
+from simcore.cards import bit, highest_bit, lowest_bit
 from simcore.games.euchre.deck import public_to_base, to_trump, trump_card_to_public
 
 NO_POINTS = np.zeros(64, np.int64)
@@ -44,10 +44,12 @@ def _active(alone):
 
 @nb.njit(cache=True)
 def _setup(hands, leader, trick, trick_len, trump, alone, count, tab):
-    search.setup(tab, 4, _active(alone), trump, -1, count, count, 1, NO_POINTS)
+    active = _active(alone)
+    search.setup(tab, 4, active, trump, -1, count, count, 1, NO_POINTS)
     h = tab[search.T_HANDS]
     for s in range(4):
-        h[s] = to_solver(hands[s], trump)
+        if (active >> s) & 1:  # a lone player's partner lays its hand down (EU-12)
+            h[s] = to_solver(hands[s], trump)
     stack = tab[search.T_STACK]
     for i in range(trick_len):
         stack[i] = lowest_bit(to_solver(bit(trick[i]), trump))
@@ -74,17 +76,25 @@ def solve_moves(hands, leader, trick, trick_len, trump, alone, tab, cards_out, v
 def _with_pickup(tab, dealer, upcard_solver, leader, dealer_maximises):
     """Value after the dealer picks up the upcard and discards the best of its six cards.
 
+    Discarding a card next to a lower one of the six (no other card in play between them)
+    leaves a position equivalent to discarding that lower one, so it is skipped.
     The first discard is solved exactly; each other one is only tested against the best so far
     (one boolean search), and solved exactly only when it beats it.  The table is shared by the
     six: their positions are all of the same game, so every stored bound stays true.
     """
     h = tab[search.T_HANDS]
     six = h[dealer] | np.uint64(1) << np.uint64(upcard_solver)
+    inplay = six
+    for s in range(4):
+        inplay |= h[s]
     best = -1
     m = six
     while m:
         low = m & (~m + np.uint64(1))
         m ^= low
+        below = inplay & (low - np.uint64(1)) & (np.uint64(0xFFFF) << np.uint64(16 * (lowest_bit(low) >> 4)))
+        if below and (six >> np.uint64(highest_bit(below))) & np.uint64(1):
+            continue  # keeps the same cards as discarding the dealer's card just below it
         h[dealer] = six ^ low
         hi = search.position_bound(tab, 0)
         if best < 0:
