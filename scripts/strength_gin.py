@@ -2,6 +2,8 @@
 
     .venv/bin/python scripts/strength_gin.py                      # expert vs heuristic, 20,000 games a side
     .venv/bin/python scripts/strength_gin.py --games 5000 --seed 3 --player expert --opponent random
+    .venv/bin/python scripts/strength_gin.py --games 5000 --params 8,0.6,7,6,0,0,2   # an ablation
+    .venv/bin/python scripts/strength_gin.py --games 5000 --knock gin_only --opponent-knock at10 --player expert
 
 Duplicate: the same seed is played twice in games mode, the player in seat 0 and then in seat 1
 (the other seat the opponent), so both runs use the same deal streams (game g's hand h is dealt
@@ -9,6 +11,11 @@ from the stream (seed, g, h + 1); the first dealer from (seed, g)).  Reported: t
 2 x ``--games`` games the player won (Wilson 95%), the same per seat, and the player's net
 points per hand (points won minus points lost, over every hand, void ones included; t 95%,
 clustered by game so the hands of one game are not counted as independent).
+
+Knock duels (``--knock gin_only --opponent-knock at10``): both seats play the same policy
+(``--player``; ``--opponent`` is ignored) but knock by different ``knock`` decisions.  The run's
+decision is the opponent's; the player is a user policy (``fixed_knock``: the built-in policy
+with the view's knock threshold replaced), so the first call compiles the kernels (minutes).
 """
 
 from __future__ import annotations
@@ -22,25 +29,60 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import numba as nb  # noqa: E402
+
 import simcore  # noqa: E402
 from analyses.stats import t_interval, wilson  # noqa: E402
+from simcore.games.gin_rummy.expert import PARAMS, expert_play  # noqa: E402
+from simcore.games.gin_rummy.layout import V_KNOCK_AT  # noqa: E402
+from simcore.games.gin_rummy.policies import KNOCK_POLICIES, PLAY_POLICIES, builtin_play  # noqa: E402
 
 
-def play(games: int, seed: int, seat: int, player, opponent, rules: dict | None = None):
+def fixed_knock(play_name: str, knock: str):
+    """The built-in ``play_name`` policy knocking by the ``knock`` decision ``knock``, whatever
+    the run's decision (a user policy: its own compile)."""
+    policy_id, at = PLAY_POLICIES[play_name], KNOCK_POLICIES[knock]
+
+    @nb.njit
+    def play_fixed(kind, seat, hand, view, st):
+        run_at = view[V_KNOCK_AT]
+        view[V_KNOCK_AT] = at
+        answer = builtin_play(policy_id, kind, seat, hand, view, st)
+        view[V_KNOCK_AT] = run_at
+        return answer
+
+    return play_fixed
+
+
+def expert_variant(params: tuple[float, ...]):
+    """The expert with other weights (``expert.PARAMS`` order), as a user policy."""
+    params = tuple(float(x) for x in params)
+    if len(params) != len(PARAMS):
+        raise SystemExit(f"--params needs {len(PARAMS)} numbers (expert.PARAMS), got {len(params)}")
+
+    @nb.njit
+    def play_variant(kind, seat, hand, view, st):
+        return expert_play(kind, seat, hand, view, st, params)
+
+    return play_variant
+
+
+def play(games: int, seed: int, seat: int, player, opponent, rules: dict | None = None,
+         decisions: dict | None = None):
     """One games-mode run with ``player`` in ``seat``: (game rows, hand rows)."""
-    policy = {seat: player, 1 - seat: opponent}
+    policy = {seat: player, 1 - seat: opponent} | (decisions or {})
     run = simcore.simulate("gin-rummy", games, seed=seed, mode="games", policy=policy,
                            rules=rules or {})
     return run.games().collect(), run.hands().collect()
 
 
 def duplicate(games: int, seed: int, player="expert", opponent="heuristic",
-              rules: dict | None = None) -> dict:
+              rules: dict | None = None, decisions: dict | None = None) -> dict:
     """Both seatings of the same seed; the player's game wins and net points per hand."""
     out = {"games": 2 * games, "seed": seed}
     wins, game_nets, game_hands = 0, [], []
     for seat in (0, 1):
-        g, h = play(games, seed, seat, player, opponent, rules)
+        g, h = play(games, seed, seat, player, opponent, rules, decisions)
         won = int((g["winner"] == seat).sum())
         lo, hi = wilson([won], [games])
         out[f"won_seat{seat}"], out[f"seat{seat}_low"], out[f"seat{seat}_high"] = won / games, lo[0], hi[0]
@@ -76,8 +118,20 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--player", default="expert")
     ap.add_argument("--opponent", default="heuristic")
+    ap.add_argument("--params", help="the player is the expert with these weights (comma-separated, "
+                                     "expert.PARAMS order): ablations and tuning")
+    ap.add_argument("--knock", help="knock duel: the player's knock decision (e.g. gin_only)")
+    ap.add_argument("--opponent-knock", default="limit", help="knock duel: the opponent's")
     args = ap.parse_args(argv)
-    print(report(duplicate(args.games, args.seed, args.player, args.opponent), args.player, args.opponent))
+    if args.knock:
+        player = fixed_knock(args.player, args.knock)
+        r = duplicate(args.games, args.seed, player, args.player, decisions={"knock": args.opponent_knock})
+        print(report(r, f"{args.player} knock={args.knock}", f"{args.player} knock={args.opponent_knock}"))
+        return 0
+    player, name = args.player, args.player
+    if args.params:
+        player, name = expert_variant(args.params.split(",")), f"expert({args.params})"
+    print(report(duplicate(args.games, args.seed, player, args.opponent), name, args.opponent))
     return 0
 
 

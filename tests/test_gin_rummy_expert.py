@@ -106,13 +106,13 @@ def test_never_discards_the_card_just_taken():
     assert _ask(L.K_DISCARD, hand, _view(taken="KS", picks="")) == parse_card("KD")
 
 
-def test_about_to_knock_the_discard_is_plain_minimum_deadwood():
-    # the opponent holds KS KC: KD would give it a set.  Early, discarding KD leaves deadwood 5
-    # and the seat knocks (the discard goes face down); late, when deadwood 5 does not knock,
-    # it keeps KD back and throws 5S (deadwood 10)
-    hand = "AC 2C 3C 4D 5D 6D 7H 8H 9H KD 5S"
-    assert _ask(L.K_DISCARD, hand, _view(picks="KS KC", turn=2)) == parse_card("KD")
-    assert _ask(L.K_DISCARD, hand, _view(picks="KS KC", turn=36, stock=6)) == parse_card("5S")
+def test_about_to_knock_the_discard_ignores_danger():
+    # the opponent holds 6S 7S: 5S would extend its run, 5C would not; either leaves deadwood 5.
+    # Early the seat knocks (the discard goes face down): the plain minimum-deadwood discard,
+    # ties to the higher card id (5S).  Late, deadwood 5 does not knock: 5S is kept back
+    hand = "8C 9C TC 2D 3D 4D JH QH KH 5S 5C"
+    assert _ask(L.K_DISCARD, hand, _view(picks="6S 7S", turn=2)) == parse_card("5S")
+    assert _ask(L.K_DISCARD, hand, _view(picks="6S 7S", turn=36, stock=6)) == parse_card("5C")
 
 
 # ---------------------------------------------------------------- knock timing
@@ -126,8 +126,8 @@ def test_knocks_at_low_deadwood_early():
 def test_does_not_knock_into_a_likely_undercut_late():
     # turn 30, the opponent holds two picks: its deadwood is likely low by now
     assert _ask(L.K_KNOCK, HAND, _view(deadwood=9, turn=30, picks="5S 6S", stock=10)) == 0
-    # the same deadwood early, the opponent showing one pick: knock
-    assert _ask(L.K_KNOCK, HAND, _view(deadwood=9, turn=3, picks="5S")) == 1
+    # early, the opponent showing one pick: knock at 8
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=8, turn=3, picks="5S")) == 1
 
 
 def test_always_knocks_with_gin_or_very_low_deadwood():

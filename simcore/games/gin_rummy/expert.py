@@ -65,7 +65,7 @@ from simcore.games.gin_rummy.layout import (
 #   KNOCK_SLOPE  threshold points lost per turn after that
 #   PICK_COST    threshold points lost per card the opponent took from the pile and holds
 #   KNOCK_FLOOR  the threshold never falls below this (a deadwood this low always knocks)
-PARAMS = (8.0, 0.6, 7.0, 6.0, 0.5, 1.0, 2.0)
+PARAMS = (5.0, 0.6, 7.0, 6.0, 1.0, 2.0, 1.0)
 
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
