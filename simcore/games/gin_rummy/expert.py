@@ -178,33 +178,36 @@ def knock_threshold(view, params):
 
 @nb.njit(inline="always", cache=True)
 def _discard(hand, view, params):
-    """The card to discard from the 11-card hand (public id)."""
+    """The card to discard from the 11-card hand (public id).
+
+    One pass over the cards gives both answers: the minimum-deadwood discard (ties to the
+    higher value, then the higher id, as ``melds.best_discard_seq``), taken when it lets the
+    seat knock, and the best defensive score otherwise.  A card that melds with nothing is
+    deadwood in every arrangement, so dropping it lowers the deadwood by exactly its value."""
     h = to_sequence(hand, True)
     keep = np.uint64(0)
     if view[V_TAKEN] >= 0:  # never the card just taken, even where the rules allow it
         keep = to_sequence(bit(view[V_TAKEN]), True)
     allowed = h & ~keep
-    base = mask_value(h, GIN_PLANES)
     loose = allowed & ~meldable(h)
+    base = min_deadwood_seq(h, GIN_PLANES) if loose else 0
     known, unseen, likely, unlikely, p = _reading(hand, view)
-    best_card, best_dw = best_discard_seq(h, keep, GIN_PLANES)
-    if best_dw <= knock_threshold(view, params):
-        return lowest_bit(from_sequence(bit(best_card), True))
-    best = best_card
-    best_score = 1e30
+    low_card, low_dw, low_val = -1, 1 << 30, -1
+    best, best_score = -1, 1e30
     m = allowed
     while m:
         c = lowest_bit(m)
         m &= m - _ONE
-        if loose & bit(c):
-            dw = min_deadwood_seq(h, GIN_PLANES) - mask_value(bit(c), GIN_PLANES)
-        else:
-            dw = min_deadwood_seq(h & ~bit(c), GIN_PLANES)
+        v = mask_value(bit(c), GIN_PLANES)
+        dw = base - v if loose & bit(c) else min_deadwood_seq(h & ~bit(c), GIN_PLANES)
+        if dw < low_dw or (dw == low_dw and v >= low_val):
+            low_card, low_dw, low_val = c, dw, v
         danger = min(1.0, _window_sum(c, known, unseen, likely, unlikely, p))
         score = dw + params[0] * danger + params[1] * _live_outs(c, h & ~bit(c), unseen)
         if score < best_score:
-            best = c
-            best_score = score
+            best, best_score = c, score
+    if low_dw <= knock_threshold(view, params):
+        best = low_card
     return lowest_bit(from_sequence(bit(best), True))
 
 
