@@ -22,7 +22,7 @@ def _rows(run):
 
 
 # Full random deals take the Spades and Trump Friend solvers seconds each (docs/solving.md), so
-# the default run solves deals made quick by predealing whole suits; the `slow` checks below
+# the default run solves deals made quick by predealing whole suits; the `sweep` checks below (opt-in)
 # use unconstrained deals.
 RANKS = "23456789TJQKA"
 
@@ -73,7 +73,7 @@ def test_spades_table_is_the_open_hand_value_of_the_deal(must_break):
     _spades_table_matches(QUICK["spades"], 3, must_break)
 
 
-@pytest.mark.slow
+@pytest.mark.sweep
 def test_spades_table_on_unconstrained_deals():
     _spades_table_matches(None, 2, False)
 
@@ -118,7 +118,7 @@ def test_euchre_table_is_the_open_hand_value_with_the_best_discard():
                 assert row[f"dd_alone{s}_t{t}"] == _euchre_entry(hands, row["dealer"], row["upcard"], t, s)
 
 
-@pytest.mark.parametrize("predeal", [QUICK["trump-friend"], pytest.param(None, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("predeal", [QUICK["trump-friend"], pytest.param(None, marks=pytest.mark.sweep)])
 def test_trump_friend_table_uses_the_run_friend_policy_and_the_friend_seat(predeal):
     dd = _rows(simcore.solve_deals("trump-friend", 2, seed=3, predeal=predeal))
     calls = _rows(simcore.simulate("trump-friend", 2, seed=3, what_if="trump", predeal=predeal))

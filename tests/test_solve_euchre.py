@@ -1,7 +1,7 @@
 """simcore.solve("euchre", ...) against the plain-Python oracle (tests/reference/open_hand.py) and
 on hand-made positions from docs/rules/euchre.md whose values are worked out in the comments.
 
-SIMCORE_SOLVE_SWEEP=N scales the slow sweep (default 1).
+SIMCORE_SOLVE_SWEEP=N scales the opt-in sweep (`pytest -m sweep`; default 1).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_random_endings_match_the_oracle(k, count):
     assert not problems, oracle.sweep_message(GAME, k, n, problems)
 
 
-@pytest.mark.slow
+@pytest.mark.sweep
 @pytest.mark.parametrize("k,count", [(3, 2000), (4, 1000), (5, 30)])
 def test_random_endings_match_the_oracle_sweep(k, count):
     n, problems = oracle.sweep(fast, GAME, k, count * SCALE, seed=2)

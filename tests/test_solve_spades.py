@@ -2,7 +2,7 @@
 against DDS itself (Spades with must_break_spades=false is bridge with spades as trumps), and on
 hand-made positions from docs/rules/spades.md whose values are worked out in the comments.
 
-SIMCORE_SOLVE_SWEEP=N scales the slow sweep (default 1).
+SIMCORE_SOLVE_SWEEP=N scales the opt-in sweep (`pytest -m sweep`; default 1).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def test_random_endings_match_the_oracle(k, count):
     assert not problems, oracle.sweep_message(GAME, k, n, problems)
 
 
-@pytest.mark.slow
+@pytest.mark.sweep
 @pytest.mark.parametrize("k,count", [(3, 2000), (4, 600), (5, 40), (6, 1)])
 def test_random_endings_match_the_oracle_sweep(k, count):
     n, problems = oracle.sweep(fast, GAME, k, count * SCALE, seed=2)
@@ -143,7 +143,7 @@ def mid_trick_positions_match_dds(n: int, seed: int, tricks_played=range(0, 6)):
 
 # The default run is sized for the solver measured on 2026-12-01: ~0.2-40 s for a full deal
 # with every opening lead valued (one 13-card mid-trick position took 168 s), so full deals run
-# in the slow sweep only, and the default run checks positions 2-5 tricks into real deals.
+# in the opt-in sweep only (`-m sweep`), and the default run checks positions 2-5 tricks into real deals.
 # Move the full deals back here (30-50 of them) once the solver runs at DDS speed.
 DDS_MID_TRICK = 30
 
@@ -152,12 +152,12 @@ def test_mid_trick_positions_of_full_deals_match_dds():
     mid_trick_positions_match_dds(DDS_MID_TRICK, seed=23, tricks_played=range(2, 6))
 
 
-@pytest.mark.slow
+@pytest.mark.sweep
 def test_full_deals_match_dds_without_must_break():
     full_deals_match_dds(40 * SCALE, seed=21)
 
 
-@pytest.mark.slow
+@pytest.mark.sweep
 def test_mid_trick_positions_from_any_trick_match_dds():
     mid_trick_positions_match_dds(40 * SCALE, seed=22)
 

@@ -2,7 +2,7 @@
 and on hand-made positions from docs/rules/trump_friend.md whose values are worked out in the
 comments.
 
-SIMCORE_SOLVE_SWEEP=N scales the slow sweep (default 1).
+SIMCORE_SOLVE_SWEEP=N scales the opt-in sweep (`pytest -m sweep`; default 1).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def test_random_endings_match_the_oracle(k, count):
     assert not problems, oracle.sweep_message(GAME, k, n, problems)
 
 
-@pytest.mark.slow
+@pytest.mark.sweep
 @pytest.mark.parametrize("k,count", [(3, 2000), (4, 250)])
 def test_random_endings_match_the_oracle_sweep(k, count):
     n, problems = oracle.sweep(fast, GAME, k, count * SCALE, seed=2)
