@@ -6,7 +6,6 @@ interrupted run resumes to them."""
 
 import json
 
-import numpy as np
 import polars as pl
 import pytest
 

@@ -14,6 +14,7 @@ import pytest
 
 import simcore
 from reference import open_hand as oracle
+from reference.both_solvers import BOTH, fast, solved
 from simcore.cards import parse_card
 
 GAME = "trump-friend"
@@ -22,19 +23,6 @@ C = parse_card
 NO_TRUMP = 4
 
 
-def fast(*args, **kwargs):
-    return simcore.solve(*args, **kwargs)
-
-
-def solved(solver, *args, **kwargs):
-    """(value, {card: value}) from either solver."""
-    if solver is oracle.solve:
-        return oracle.solve(*args, **kwargs)
-    sol = fast(*args, **kwargs)
-    return int(sol.value), {int(c): int(v) for c, v in sol.moves.items()}
-
-
-BOTH = pytest.mark.parametrize("solver", [oracle.solve, fast], ids=["oracle", "simcore"])
 
 
 # ----------------------------------------------------------------------- random endings
