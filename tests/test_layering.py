@@ -23,7 +23,8 @@ PACKAGES = ("simcore", "analyses")
 LAYERS = [
     ("base", ["simcore.errors", "simcore.version"]),
     ("cards", ["simcore.cards", "simcore.rng"]),
-    ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.search"]),
+    ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.search",
+                 "simcore.sampling"]),
     # the game packages (rules, layouts, engines, policies, solver.py), their registry, and
     # the solver facade
     ("games", ["simcore.games", "simcore.games.*", "simcore.solve"]),

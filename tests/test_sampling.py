@@ -1,0 +1,121 @@
+"""simcore.sampling: worlds drawn uniformly among those consistent with an observation.
+
+The reference is plain enumeration: every way to give the unseen cards to the holders with
+each holder's count and allowed cards; the sampler's frequencies must fit the uniform
+distribution over exactly that set (chi-square), never leave it, and repeat from the stream.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from simcore import sampling
+
+scipy_stats = pytest.importorskip("scipy.stats")
+
+
+def enumerate_worlds(unseen, need, allowed):
+    """Every world as a tuple of per-holder masks (the obviously correct reference)."""
+    cards = [c for c in range(64) if unseen >> c & 1]
+    worlds = []
+    for owners in itertools.product(range(len(need)), repeat=len(cards)):
+        counts = Counter(owners)
+        if any(counts[h] != need[h] for h in range(len(need))):
+            continue
+        if any(not allowed[h] >> c & 1 for c, h in zip(cards, owners)):
+            continue
+        masks = [0] * len(need)
+        for c, h in zip(cards, owners):
+            masks[h] |= 1 << c
+        worlds.append(tuple(masks))
+    return worlds
+
+
+def sample(unseen, need, allowed, n, seed=1):
+    sc = sampling.new_scratch(4096)
+    need_a = np.array(need, np.int64)
+    allowed_a = np.array(allowed, np.uint64)
+    total = sampling.prepare(np.uint64(unseen), need_a, allowed_a, len(need), sc)
+    st = np.array([seed], np.uint64)
+    out = np.zeros(len(need), np.uint64)
+    worlds = []
+    for _ in range(n):
+        sampling.draw(st, sc, out)
+        worlds.append(tuple(int(m) for m in out))
+    return total, worlds
+
+
+# (unseen, need, allowed): seats with voids, a pile that takes anything, a card only one
+# holder may have, classes of different sizes
+POSITIONS = [
+    # 6 cards, 3 holders, holder 0 void in the first suit (cards 0-2)
+    (0b111111, [2, 2, 2], [0b111000, 0b111111, 0b111111]),
+    # 7 cards, 4 holders (the last a kitty), two voids
+    (0b1111111, [2, 2, 2, 1], [0b1111000, 0b0000111 | 0b1000000, 0b1111111, 0b1111111]),
+    # 8 cards, 3 holders, nested masks (greedy dealing is visibly biased here)
+    (0xFF, [4, 2, 2], [0xFF, 0x0F, 0xF3]),
+    # card 5 can only be holder 2's
+    (0b111111, [3, 1, 2], [0b011111, 0b011111, 0b111111]),
+]
+
+
+@pytest.mark.parametrize("position", POSITIONS)
+def test_worlds_match_exact_enumeration(position):
+    unseen, need, allowed = position
+    worlds = enumerate_worlds(unseen, need, allowed)
+    n = 400 * len(worlds)
+    total, drawn = sample(unseen, need, allowed, n)
+    assert total == len(worlds)
+    counts = Counter(drawn)
+    assert set(counts) <= set(worlds), "a sampled world contradicts the observation"
+    observed = [counts[w] for w in worlds]
+    result = scipy_stats.chisquare(observed)
+    assert result.pvalue > 1e-4, (result, len(worlds))
+
+
+def test_never_contradicts_an_observation_on_random_positions():
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        n_cards = int(rng.integers(4, 9))
+        holders = int(rng.integers(2, 5))
+        unseen = (1 << n_cards) - 1
+        need = list(rng.multinomial(n_cards, [1 / holders] * holders))
+        allowed = [int(rng.integers(0, 1 << n_cards)) | (unseen if h == holders - 1 else 0)
+                   for h in range(holders)]
+        worlds = enumerate_worlds(unseen, need, allowed)
+        total, drawn = sample(unseen, need, allowed, 50 if worlds else 0)
+        assert total == len(worlds)
+        assert set(drawn) <= set(worlds)
+
+
+def test_reproducible_from_the_stream():
+    unseen, need, allowed = POSITIONS[2]
+    assert sample(unseen, need, allowed, 30, seed=9) == sample(unseen, need, allowed, 30, seed=9)
+    assert sample(unseen, need, allowed, 30, seed=9) != sample(unseen, need, allowed, 30, seed=10)
+
+
+def test_inconsistent_and_oversized_observations():
+    # counts that do not add up, and a card nobody may hold: no world
+    assert sample(0b111, [1, 1], [0b111, 0b111], 0)[0] == 0
+    assert sample(0b111, [2, 1], [0b011, 0b011], 0)[0] == 0
+    # more capacity states than the scratch holds: refused, not guessed
+    sc = sampling.new_scratch(8)
+    assert sampling.prepare(np.uint64(0xFF), np.array([4, 4], np.int64),
+                            np.array([0xFF, 0xFF], np.uint64), 2, sc) == -1.0
+
+
+def test_euchre_sized_counts_are_exact():
+    # 19 unseen cards, three seats of 5 and a kitty of 4, each seat void in a different suit
+    unseen = (1 << 19) - 1
+    suits = [0x1F, 0x1F << 5, 0x1F << 10]
+    allowed = [unseen & ~suits[0], unseen & ~suits[1], unseen & ~suits[2], unseen]
+    total, drawn = sample(unseen, [5, 5, 5, 4], allowed, 200)
+    for w in drawn:
+        assert sum(bin(m).count("1") for m in w) == 19
+        assert all(w[h] & ~allowed[h] == 0 for h in range(4))
+        assert w[0] | w[1] | w[2] | w[3] == unseen
+    assert total == float(int(total)) and total > 1e6
