@@ -35,6 +35,7 @@ LAYERS = [
     ("batch", ["simcore.batch"]),
     ("facade", ["simcore"]),
     ("cli", ["simcore.cli", "simcore.__main__"]),
+    ("interop", ["simcore.interop", "simcore.interop.*"]),  # bots for other frameworks: on top
 ]
 
 
