@@ -10,6 +10,7 @@ tricks led from the dealer's left.  Card ``c`` is rank ``c // 4`` (9 ... A) of s
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -96,8 +97,8 @@ def mask(cards) -> np.uint64:
 @dataclass
 class Observation:
     """The seat's information state.  ``visible`` is that state as ints (the decision's
-    stream key): every public action with its actor, the seat's own cards, -1 for a card it
-    did not see."""
+    stream key): the dealer, the seat's own cards, the upcard, then every action with its
+    actor (-1 for a card the seat did not see)."""
 
     seat: int
     visible: list = field(default_factory=list)
@@ -120,15 +121,13 @@ def observe(state, seat: int, table: Table) -> Observation:
         a = step.action
         if i == 0:
             obs.dealer = a
-            obs.visible += [-1, a]
         elif i <= DEALT:
-            mine = (obs.dealer + i - 1) % 4 == seat
-            if mine:
+            if (obs.dealer + i - 1) % 4 == seat:
                 obs.dealt.append(a)
-            obs.visible += [-1, a if mine else -1]
         elif i == DEALT + 1:
             obs.upcard = a
-            obs.visible += [-1, a]
+            # the order the cards came is no information: the hand is a set
+            obs.visible += [obs.dealer, *sorted(obs.dealt), a]
         else:
             _note(obs, step.player, a)
     return obs
@@ -163,21 +162,39 @@ class Decisions:
 
     order_up: Callable  # (seat, dealer, hand, upcard, st) -> bool            hand/upcard base
     name_trump: Callable  # (seat, dealer, hand, banned, stuck, st) -> suit | -1   base
-    discard: Callable  # (six, upcard, trump, st) -> card                      trump order
+    discard: Callable  # (six, upcard, trump, view, st) -> card                trump order
     go_alone: Callable  # (seat, hand, view, st) -> bool  (maker's side)        trump order
     defend_alone: Callable  # (seat, hand, view, st) -> bool                    trump order
     play: Callable  # (seat, hand, legal, view, st) -> card                     trump order
 
 
+def _with_context(fn, n_args: int):
+    """``fn`` called with ``n_args`` arguments, plus what a newer signature adds after them:
+    ``ctx`` (the engine's search context, which built-in policies ignore) and, before it for
+    pick-up and discard, the view."""
+    extra = len(inspect.signature(fn.py_func).parameters) - n_args
+    ctx = np.zeros(4, np.uint64)  # the context of kernels without search (the hands array)
+    if extra == 0:
+        return lambda *args, view=None: fn(*args)
+    if extra == 1:
+        return lambda *args, view=None: fn(*args, ctx)
+    return lambda *args, view=None: fn(*args, view, ctx)
+
+
 def builtin(play_id: int, decision_id: int) -> Decisions:
+    ask_order = _with_context(order_up, 6)
+    ask_name = _with_context(name_trump, 7)
+    ask_discard = _with_context(discard, 5)
+    ask_alone = _with_context(go_alone, 5)
     return Decisions(
-        order_up=lambda seat, dealer, hand, up, st: order_up(decision_id, seat, dealer, hand,
-                                                             up, st),
-        name_trump=lambda seat, dealer, hand, banned, stuck, st: name_trump(
+        order_up=lambda seat, dealer, hand, up, st: ask_order(decision_id, seat, dealer, hand,
+                                                              up, st),
+        name_trump=lambda seat, dealer, hand, banned, stuck, st: ask_name(
             decision_id, seat, dealer, hand, banned, stuck, st),
-        discard=lambda six, up, trump, st: discard(decision_id, six, up, trump, st),
-        go_alone=lambda seat, hand, view, st: go_alone(decision_id, seat, hand, view, st),
-        defend_alone=lambda seat, hand, view, st: go_alone(decision_id, seat, hand, view, st),
+        discard=lambda six, up, trump, view, st: ask_discard(decision_id, six, up, trump, st,
+                                                             view=view),
+        go_alone=lambda seat, hand, view, st: ask_alone(decision_id, seat, hand, view, st),
+        defend_alone=lambda seat, hand, view, st: ask_alone(decision_id, seat, hand, view, st),
         play=lambda seat, hand, legal, view, st: builtin_play(play_id, seat, hand, legal, view,
                                                               st),
     )
@@ -214,7 +231,7 @@ def act(obs: Observation, legal, dec: Decisions, table: Table, stream_of) -> int
     trump = obs.trump
     th = mask(base_to_trump(os_to_base(c), trump) for c in hand)
     if obs.passes < 4 and not obs.discarded:  # EU-8 (pick-up compulsory here)
-        d = dec.discard(th, base_to_trump(up, trump), trump, st)
+        d = dec.discard(th, base_to_trump(up, trump), trump, public_view(obs), st)
         return base_to_os(trump_to_base(int(d), trump))
     view = public_view(obs)
     if legal[0] >= ALONE:  # EU-12, as OpenSpiel asks it: declarer, then defenders

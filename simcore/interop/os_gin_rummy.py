@@ -95,7 +95,8 @@ def _cards(m: int) -> list:
 @dataclass
 class Observation:
     """The seat's information state (simcore public ids).  ``visible`` is the history as the
-    seat saw it (the decision's stream key): the opponent's stock cards are -1."""
+    seat saw it (the decision's stream key): its ten cards and the upcard, then every action
+    with its actor, -1 for the opponent's stock cards."""
 
     seat: int
     visible: list = field(default_factory=list)
@@ -131,14 +132,13 @@ def observe_history(hist, seat: int, meld_cards) -> Observation:
     drawer = -1
     for i, (player, a) in enumerate(hist):
         if i < DEALT:
-            mine = i // 10 == seat
             if i == DEALT - 1:
                 obs.upcard = os_to_card(a)
                 obs.pile.append(obs.upcard)
-                mine = True
-            elif mine:
+                # the hand is a set: the order its cards came in is no information
+                obs.visible += [*sorted(obs.hand), obs.upcard]
+            elif i // 10 == seat:
                 obs.hand.add(os_to_card(a))
-            obs.visible += [-1, a if mine else -1]
         elif player < 0:  # a stock card, dealt to the player who drew
             obs.stock -= 1
             if drawer == seat:
@@ -196,6 +196,8 @@ def _note(obs: Observation, player: int, a: int, meld_cards):
             obs.layoffs.add(os_to_card(a))
     elif a == PASS and player != obs.knocker:
         obs.layoffs_done = True
+    elif a == PASS and sum(popcount(np.uint64(m)) for m in obs.knocker_melds) == 10:
+        obs.layoffs_done = True  # gin (GR-15): OpenSpiel goes straight to the other's melds
 
 
 _MELD_CACHE: dict = {}

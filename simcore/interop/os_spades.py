@@ -50,7 +50,7 @@ def setup(params) -> Table:
 @dataclass
 class Observation:
     seat: int
-    visible: list = field(default_factory=list)  # the information state as ints
+    visible: list = field(default_factory=list)  # the information state as ints (own cards, actions)
     dealt: list = field(default_factory=list)
     bids: list = field(default_factory=list)  # in seat order 0, 1, 2, 3
     plays: list = field(default_factory=list)  # (seat, card)
@@ -61,10 +61,10 @@ def observe(state, seat: int, table: Table) -> Observation:
     for i, step in enumerate(state.full_history()):
         a = step.action
         if i < 52:
-            mine = i % 4 == seat
-            if mine:
+            if i % 4 == seat:
                 obs.dealt.append(a)
-            obs.visible += [-1, a if mine else -1]
+            if i == 51:
+                obs.visible += sorted(obs.dealt)  # the hand is a set: order is no information
             continue
         if a >= BID:
             obs.bids.append(a - BID)
