@@ -217,6 +217,8 @@ def _describe(name: str) -> int:
         print(f"  {line}")
     print(f"play policies (--policy NAME or SEAT=NAME; default {game.default_play}):")
     print("  " + ", ".join(game.play_policies))
+    for note in game.policy_notes:
+        print(f"  {note}")
     for decision, names in game.decisions.items():
         print(f"{decision} policies (--policy {decision}=NAME; default {game.default_decisions[decision]}):")
         print("  " + ", ".join(names))

@@ -130,6 +130,7 @@ class Game:
     run_hands: Callable  # (seed, start, count, rules, policies, log_plays) -> pl.DataFrame
     run_games: Callable  # (seed, start, count, rules, policies, log_plays) -> (hands, games)
     omniscient: tuple[str, ...] = ()
+    policy_notes: tuple[str, ...] = ()  # lines ``describe`` prints under the play policies
     hand_columns: str = ""
     user_policy_doc: str = ""
     # What-if runs: CLI decision name (``--what-if nil``) -> its option labels, in the order the

@@ -22,7 +22,7 @@ from simcore.games.base import (
     padded_list,
     with_attempts,
 )
-from simcore.games.euchre import dd_table, layout
+from simcore.games.euchre import dd_table, layout, pimc
 from simcore.games.euchre.engine import DECK_IDS, batch_kernel, with_play
 from simcore.games.euchre.policies import (
     ALONE_POLICIES,
@@ -44,6 +44,23 @@ from simcore.games.euchre.rules import Rules
 
 _batch_kernel = nb.njit(parallel=True, cache=True, nogil=True)(batch_kernel)
 _kernels = UserKernels(builtin_play, with_play, USER_POLICY, _batch_kernel, inline=True)
+
+
+def _kernel(choice: PolicyChoice):
+    """The run's kernel: with a search policy (pimc, dd) the search kernel set, compiled only
+    then; else the built-in (or user-policy) kernels."""
+    if any(pimc.is_search(s) for s in choice.seats):
+        pimc.check_choice(choice)
+        return pimc.kernel()
+    return _kernels(choice)
+
+
+def _blocks(count: int, choice: PolicyChoice) -> int:
+    """Kernel blocks: a searching run spends milliseconds a hand, so it splits small batches
+    finely enough to keep every thread busy (each block allocates its own solver table)."""
+    if any(pimc.is_search(s) for s in choice.seats):
+        return max(1, min(count, 4 * nb.get_num_threads(), -(-count // 8)))
+    return n_blocks(count)
 # When every seat plays the built-in random policy the kernel takes a fast path that gives the
 # same rows; tests switch it off to compare.
 RANDOM_FAST_PATH = True
@@ -61,8 +78,9 @@ DECISIONS = {
 
 def decision_ids(choice: PolicyChoice, what_if: str | None = None, option: int = 0) -> np.ndarray:
     """The (decision, seat) policy ids; ``auto`` bids like the seat plays (random seats
-    randomly, heuristic and user seats heuristically).  The last row (``D_WHATIF``) holds a
-    what-if run's forced decision: (kind, option, 0, 0)."""
+    randomly, heuristic and user seats heuristically).  A searching seat (pimc, dd) makes
+    every decision itself, whatever the decision policies say.  The last row (``D_WHATIF``)
+    holds a what-if run's forced decision: (kind, option, 0, 0)."""
     dec = np.zeros((len(DECISION_ROWS) + 1, layout.N_SEATS), np.int64)
     if what_if is not None:
         dec[-1, 0] = WHATIF_KINDS[what_if]
@@ -70,7 +88,9 @@ def decision_ids(choice: PolicyChoice, what_if: str | None = None, option: int =
     for d, name in enumerate(DECISION_ROWS):
         pid = DECISIONS[name][choice.decisions[name]]
         for s in range(layout.N_SEATS):
-            if pid == AUTO:
+            if pimc.is_search(choice.seats[s]):
+                dec[d, s] = pimc.search_id(choice.seats[s])
+            elif pid == AUTO:
                 dec[d, s] = RANDOM if choice.seats[s] == "random" else HEURISTIC
             else:
                 dec[d, s] = pid
@@ -194,9 +214,9 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
 
 def _hands(seed, start, count, rules, choice, log_plays, deal_filter, what_if, option):
-    kernel = _kernels(choice)
+    kernel = _kernel(choice)
     wide, small, totals, plays, winners = _row_arrays(count, False, log_plays)
-    bad = np.zeros(n_blocks(count), np.int64)
+    bad = np.zeros(_blocks(count, choice), np.int64)
     unused = (np.zeros(0, layout.GAME_ROW), np.zeros((0, 2), np.int16))
     first, *opts = _common(rules, choice, what_if, option)
     attempts = _attempts(count, deal_filter)
@@ -219,10 +239,10 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     The kernel runs twice: once to learn each game's length, then to write every hand row at
     its offset.  Both runs play identical games (streams are keyed by seed, game, hand).
     """
-    kernel = _kernels(choice)
+    kernel = _kernel(choice)
     games = np.zeros(count, layout.GAME_ROW)
     finals = np.zeros((count, 2), np.int16)
-    blocks = n_blocks(count)
+    blocks = _blocks(count, choice)
     bad = np.zeros(blocks, np.int64)
     first, *opts = _common(rules, choice)
     deal_filter = _filter(predeal, deal_filter)
@@ -310,7 +330,9 @@ GAME = Game(
     name="euchre",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
-    play_policies=PLAY_POLICIES,
+    play_policies=pimc.PLAY_POLICIES,
+    omniscient=pimc.OMNISCIENT,
+    policy_notes=pimc.NOTES,
     default_play="heuristic",
     decisions=DECISIONS,
     default_decisions={name: "auto" for name in DECISIONS},

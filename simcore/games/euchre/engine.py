@@ -90,6 +90,24 @@ from simcore.games.euchre.scoring import hand_points
 # cache; for a user policy ``with_play`` rebuilds the call chain around another dispatcher.
 play = builtin_play
 
+
+@nb.njit(cache=True)
+def no_search(hands):
+    """The search context of kernels without search policies: nothing (the hands array, which
+    costs nothing to pass).  Search kernels (``kernel_with``) allocate their solver table and
+    sampler scratch here, once per block, and keep ``hands`` for the omniscient ``dd``."""
+    return hands
+
+
+search_context = no_search
+
+
+@nb.njit(inline="always", cache=True)
+def play_card(policy, seat, hand, legal, view, st, ctx):
+    """A seat's card: the dispatcher ``play``; search kernels replace this hook with one that
+    hands searching policies their context ``ctx``."""
+    return play(policy, seat, hand, legal, view, st)
+
 # Stream names: (seed, a, b, c).  Hands mode: deal k draws from (seed, k, 0, 0) and its dealer
 # from (seed, k, 0, 1); game mode: hand h of game g from (seed, g, h + 1, 0), the game's first
 # dealer from (seed, g, 0, 1).  Under --predeal/--condition simcore.dealing deals (its retries
@@ -141,7 +159,7 @@ def deal(st, deck, hands):
 
 
 @nb.njit(inline="always", cache=True)
-def make_trump(st, hands, dealer, upcard, allow_turned, stick, dec):
+def make_trump(st, hands, dealer, upcard, allow_turned, stick, dec, ctx):
     """EU-7, EU-9, EU-10: (trump, maker, bid round), all -1 when every seat passes twice.
 
     ``--what-if order-up``: the first seat asked (the dealer's left) orders up (option 0) or
@@ -153,20 +171,21 @@ def make_trump(st, hands, dealer, upcard, allow_turned, stick, dec):
             if dec[D_WHATIF, 1] == 0:
                 return upcard // 13, seat, 1
             continue
-        if order_up(dec[D_ORDER_UP, seat], seat, dealer, hands[seat], upcard, st):
+        if order_up(dec[D_ORDER_UP, seat], seat, dealer, hands[seat], upcard, st, ctx):
             return upcard // 13, seat, 1
     banned = -1 if allow_turned else upcard // 13
     for i in range(1, N_SEATS + 1):
         seat = (dealer + i) % N_SEATS
         stuck = stick and seat == dealer
-        suit = name_trump(dec[D_NAME_TRUMP, seat], seat, dealer, hands[seat], banned, stuck, st)
+        suit = name_trump(dec[D_NAME_TRUMP, seat], seat, dealer, hands[seat], banned, stuck, st,
+                          ctx)
         if suit >= 0 and suit != banned:
             return suit, seat, 2
     return -1, -1, -1
 
 
 @nb.njit(inline="always", cache=True)
-def declare_alone(st, hands, dealer, maker, dec, view):
+def declare_alone(st, hands, dealer, maker, dec, view, ctx):
     """EU-12: asked in turn from the dealer's left, at most one lone player per side.
     Returns (lone maker-side seat, lone defender seat), -1 for none.
 
@@ -186,7 +205,7 @@ def declare_alone(st, hands, dealer, maker, dec, view):
                 view[V_ALONE_MAKER] = seat
             continue
         policy = dec[D_ALONE, seat] if makers_side else dec[D_DEFEND_ALONE, seat]
-        if go_alone(policy, seat, hands[seat], view, st):
+        if go_alone(policy, seat, hands[seat], view, st, ctx):
             if makers_side:
                 alone_maker = seat
                 view[V_ALONE_MAKER] = seat
@@ -219,7 +238,7 @@ def next_active(seat, active):
 
 
 @nb.njit(inline="always", cache=True)
-def play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners, row):
+def play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners, row, ctx):
     """EU-14, EU-15: the five tricks among the active seats (``view[V_ACTIVE]``).
 
     Fills ``tricks`` per seat; returns the number of cards played, -1 on an illegal play.
@@ -243,7 +262,7 @@ def play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners
             view[V_NPLAYED] = i
             hand = hands[seat]
             legal = hand if i == 0 else follow_mask(hand, led)  # EU-14 (bowers are trumps)
-            card = play(policies[seat], seat, hand, legal, view, st)
+            card = play_card(policies[seat], seat, hand, legal, view, st, ctx)
             if card < 0 or card >= INTERNAL_IDS or not (legal & card_bit(card)):
                 return -1
             if i == 0:
@@ -317,7 +336,7 @@ def play_tricks_random(st, hands, trump, leader, active, tricks, plays, winners,
 @nb.njit(inline="always", cache=True)
 def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_turned, stick,
                     pickup_optional, dec, policies, all_random, wide, small, row, plays, winners,
-                    predealt, order, masks):
+                    predealt, order, masks, ctx):
     """Deal, make trump, play and score one hand; write row ``row`` of the columns ``wide``
     and ``small`` (``layout.W_*``, ``S_*``).  Returns False if a play policy made an illegal
     play.  ``all_random``: every seat plays the built-in random policy (the fast path).
@@ -347,7 +366,7 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
     small[row, S_ALONE_MAKER] = -1
     small[row, S_ALONE_DEFENDER] = -1
     small[row, S_N_PLAYS] = 0
-    trump, maker, bid_round = make_trump(st, hands, dealer, upcard, allow_turned, stick, dec)
+    trump, maker, bid_round = make_trump(st, hands, dealer, upcard, allow_turned, stick, dec, ctx)
     small[row, S_TRUMP] = trump
     small[row, S_MAKER] = maker
     small[row, S_BID_ROUND] = bid_round
@@ -356,24 +375,25 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
     for s in range(N_SEATS):
         hands[s] = to_trump(hands[s], trump)
     up = card_to_trump(upcard, trump)
-    picked = False
-    if bid_round == 1:  # EU-8
-        picked = maker == dealer or not pickup_optional or pickup(
-            dec[D_PICKUP, dealer], hands[dealer], up, trump, st)
-        if picked:
-            six = hands[dealer] | card_bit(up)
-            d = discard(dec[D_DISCARD, dealer], six, up, trump, st)
-            hands[dealer] = six & ~card_bit(d)
-            small[row, S_PICKED_UP] = 1
-            small[row, S_DISCARD] = trump_card_to_public(d, trump)
     view[V_DEALER] = dealer
     view[V_TRUMP] = trump
     view[V_MAKER] = maker
     view[V_UPCARD] = up
-    view[V_PICKED_UP] = picked
+    view[V_PICKED_UP] = False
     view[V_ALONE_MAKER] = -1
     view[V_ALONE_DEFENDER] = -1
-    alone_maker, alone_defender = declare_alone(st, hands, dealer, maker, dec, view)
+    picked = False
+    if bid_round == 1:  # EU-8
+        picked = maker == dealer or not pickup_optional or pickup(
+            dec[D_PICKUP, dealer], hands[dealer], up, trump, st, view, ctx)
+        if picked:
+            six = hands[dealer] | card_bit(up)
+            d = discard(dec[D_DISCARD, dealer], six, up, trump, st, view, ctx)
+            hands[dealer] = six & ~card_bit(d)
+            small[row, S_PICKED_UP] = 1
+            small[row, S_DISCARD] = trump_card_to_public(d, trump)
+    view[V_PICKED_UP] = picked
+    alone_maker, alone_defender = declare_alone(st, hands, dealer, maker, dec, view, ctx)
     active = 15
     if alone_maker >= 0:
         active &= ~(1 << (alone_maker ^ 2))
@@ -386,7 +406,8 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
     if all_random:
         n = play_tricks_random(st, hands, trump, leader, active, tricks, plays, winners, row)
     else:
-        n = play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners, row)
+        n = play_tricks(st, hands, trump, leader, policies, view, tricks, plays, winners, row,
+                        ctx)
     if n < 0:
         return False
     small[row, S_N_PLAYS] = n
@@ -428,6 +449,7 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
     order = np.empty(N_CARDS, np.int64)
     masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
     roles = np.zeros(1, np.int64)
+    ctx = search_context(hands)
     constrained = is_constrained(fixed, conds)
     lo, hi = block_range(b, n, n_blocks)
     for g in range(lo, hi):
@@ -460,7 +482,7 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
             if not play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer,
                                    allow_turned, stick, pickup_optional, dec, policies,
                                    all_random, wide, small, row, plays, winners, constrained,
-                                   order, masks):
+                                   order, masks, ctx):
                 bad[b] += 1
                 break
             if hands_mode:
@@ -515,7 +537,19 @@ def batch_kernel(hands_mode, seed, start, games, finals, wide, small, totals, of
 
 def with_play(play_fn):
     """The batch kernel as a plain function whose play dispatcher is ``play_fn``."""
-    tricks_fn = nb.njit(inline="always")(rebind(play_tricks.py_func, play=play_fn))
-    record_fn = nb.njit(inline="always")(rebind(play_and_record.py_func, play_tricks=tricks_fn))
-    block_fn = nb.njit(rebind(run_block.py_func, play_and_record=record_fn))
+    card_fn = nb.njit(inline="always")(rebind(play_card.py_func, play=play_fn))
+    return kernel_with(nb.njit, play_card=card_fn)
+
+
+def kernel_with(jit_block, **hooks):
+    """The batch kernel as a plain function with hooks replaced: ``play_card``, the decisions
+    (``order_up``, ``name_trump``, ``pickup``, ``discard``, ``go_alone``: the policies' own
+    signatures) and ``search_context``.  ``jit_block`` jits the block function (the search
+    kernels give it a cached home of their own)."""
+    def inline(fn, **more):
+        return nb.njit(inline="always")(rebind(fn.py_func, **hooks, **more))
+
+    record_fn = inline(play_and_record, play_tricks=inline(play_tricks),
+                       make_trump=inline(make_trump), declare_alone=inline(declare_alone))
+    block_fn = jit_block(rebind(run_block.py_func, **hooks, play_and_record=record_fn))
     return rebind(batch_kernel, run_block=block_fn)

@@ -9,17 +9,22 @@ seat's hand.
 **Decision policies** are chosen per decision and (with ``auto``) per seat; each sees only its
 own hand, the upcard and the public actions so far:
 
-* ``order_up(policy, seat, dealer, hand, upcard, st)`` round one (EU-7); hand and upcard in
-  base order.  Every earlier seat passed (that is what reaching this seat means).
-* ``name_trump(policy, seat, dealer, hand, banned, stuck, st)`` round two (EU-9, EU-10):
+* ``order_up(policy, seat, dealer, hand, upcard, st, ctx)`` round one (EU-7); hand and upcard
+  in base order.  Every earlier seat passed (that is what reaching this seat means).
+* ``name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx)`` round two (EU-9, EU-10):
   a suit or -1 to pass; ``banned`` is the turned-down suit (-1 if it may be named),
   ``stuck`` is true for a dealer under stick-the-dealer.
-* ``pickup(policy, hand, upcard, trump, st)`` the dealer's optional pick-up (EU-8).
-* ``discard(policy, hand, upcard, trump, st)`` the dealer's discard from the six cards
-  (never the upcard itself: leaving it is what ``pickup`` decides).
-* ``go_alone(policy, seat, hand, view, st)`` EU-12, for the makers' side (decision ``alone``)
-  and the defenders' side (decision ``defend_alone``); ``view`` holds trump, maker, dealer,
-  upcard, pick-up and the lone players declared so far.
+* ``pickup(policy, hand, upcard, trump, st, view, ctx)`` the dealer's optional pick-up (EU-8).
+* ``discard(policy, hand, upcard, trump, st, view, ctx)`` the dealer's discard from the six
+  cards (never the upcard itself: leaving it is what ``pickup`` decides).
+* ``go_alone(policy, seat, hand, view, st, ctx)`` EU-12, for the makers' side (decision
+  ``alone``) and the defenders' side (decision ``defend_alone``); ``view`` holds trump, maker,
+  dealer, upcard, pick-up and the lone players declared so far (pick-up and discard see trump,
+  maker, dealer and upcard in it too).
+
+``ctx`` is the kernel's search context (``engine.search_context``): the built-in policies
+ignore it; the search policies (:mod:`simcore.games.euchre.pimc`) find their solver table and
+sampler scratch in it.
 
 Policy ids: 0 heuristic, 1 always, 2 never, 3 random, ``THRESHOLD + T`` = the heuristic's
 hand-strength test with threshold T (names ``min20`` ... ``min100``).
@@ -206,7 +211,7 @@ def _threshold(policy, default):
 
 
 @nb.njit(inline="always", cache=True)
-def order_up(policy, seat, dealer, hand, upcard, st):
+def order_up(policy, seat, dealer, hand, upcard, st, ctx):
     """EU-7: accept the upcard's suit as trump?"""
     if policy == RANDOM:
         return below(st, 2) == 1
@@ -228,7 +233,7 @@ def _random_suit(k, banned):
 
 
 @nb.njit(inline="always", cache=True)
-def name_trump(policy, seat, dealer, hand, banned, stuck, st):
+def name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     """EU-9, EU-10: a suit to name in round two, or -1 to pass (never -1 when ``stuck``)."""
     if policy == RANDOM:
         k = below(st, (0 if stuck else 1) + (3 if banned >= 0 else 4))
@@ -253,7 +258,7 @@ def _pickup(policy, hand, upcard, trump):
 
 
 @nb.njit(inline="always", cache=True)
-def pickup(policy, hand, upcard, trump, st):
+def pickup(policy, hand, upcard, trump, st, view, ctx):
     """EU-8: does the dealer (ordered up by another player) take the upcard?"""
     if policy == RANDOM:
         return below(st, 2) == 1
@@ -266,7 +271,7 @@ def _without(hand, c):
 
 
 @nb.njit(inline="always", cache=True)
-def discard(policy, hand, upcard, trump, st):
+def discard(policy, hand, upcard, trump, st, view, ctx):
     """EU-8: the dealer's discard from six cards (trump order), never the upcard."""
     if policy == RANDOM:
         pool = _without(hand, upcard)
@@ -275,7 +280,7 @@ def discard(policy, hand, upcard, trump, st):
 
 
 @nb.njit(inline="always", cache=True)
-def go_alone(policy, seat, hand, view, st):
+def go_alone(policy, seat, hand, view, st, ctx):
     """EU-12: does ``seat`` go alone?  (Asked only when its side has no lone player yet.)"""
     if policy == RANDOM:
         return below(st, 2) == 1

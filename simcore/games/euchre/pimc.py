@@ -1,0 +1,555 @@
+"""Euchre search policies: ``pimc`` (sampled worlds solved open-handed) and ``dd`` (omniscient).
+
+``pimc:W``, for every decision of its seat: deal the cards the seat cannot see W times,
+uniformly among the deals consistent with what it has seen (:mod:`simcore.sampling`; the facts
+are :func:`play_facts` and :func:`bid_facts`), solve each world open-handed
+(:mod:`simcore.games.euchre.solver`) and take the option with the best total over the worlds,
+ties to the lowest card id (lowest suit for a trump call; the cheaper option for the yes/no
+decisions, see each function).  The score of a world is the hand's points for the seat's side
+net of the other side's (EU-16 ... EU-19), a monotone function of the makers' tricks, so the
+open-hand trick value gives it exactly.
+
+Decisions (the approximations, also in docs/search_policies.md):
+
+* order up (round one) / name trump (round two): the worlds' mean net points with that trump,
+  this seat the maker, nobody alone, against 0 for passing (what happens after a pass is not
+  searched).  A dealer ordering itself chooses its best discard over the same worlds; another
+  seat's dealer picks up and discards the card best for its side in each world (open-handed).
+  A stuck dealer names its best suit.
+* pick up / discard (the dealer): the mean net points of each discard, and of leaving the card.
+* alone / defend alone: the mean net points alone against with the partner; never when a
+  player of the other side is already alone (the solver plays at most one lone hand).
+* Bids and passes are not evidence: the worlds use card facts only.
+
+``dd`` makes every one of these choices on the true deal (one world: every hand seen); it is
+labelled omniscient in the manifest and ``describe``.
+
+Randomness: each decision seeds its own stream from the deal's stream state, the seat and the
+decision (:func:`_seed`) without advancing the deal's stream, so the other seats' draws are
+those of the same run without searching.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+
+import numba as nb
+import numpy as np
+
+from simcore import rng, sampling, search
+from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
+from simcore.errors import SimcoreError
+from simcore.games.euchre import engine, policies, solver
+from simcore.games.euchre.deck import (
+    BASE_DECK,
+    base_to_public,
+    card_to_trump,
+    from_trump,
+    to_trump,
+)
+from simcore.games.euchre.layout import (
+    HAND_SIZE,
+    N_SEATS,
+    V_ACTIVE,
+    V_ALONE_DEFENDER,
+    V_ALONE_MAKER,
+    V_DEALER,
+    V_LEADER,
+    V_MAKER,
+    V_NPLAYED,
+    V_PICKED_UP,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_TRICK_CARDS,
+    V_TRICKS,
+    V_TRUMP,
+    V_UPCARD,
+    V_VOIDS,
+)
+from simcore.games.euchre.scoring import hand_points
+
+DD = 5000  # policy id of dd (play and decision ids alike; above every built-in decision id)
+PIMC = 10000  # pimc:W = PIMC + W
+DEFAULT_WORLDS = 20
+MAX_WORLDS = 10000
+KITTY = N_SEATS  # holder 4: the kitty (3 cards and the upcard, or the dealer's discard)
+HOLDERS = N_SEATS + 1
+MAX_STATES = 8192  # capacity states of a Euchre observation: at most 6**4 * 5
+NO_TRICK = np.zeros(1, np.int64)
+# decision kinds, folded into each decision's stream
+K_PLAY, K_ORDER, K_NAME, K_DEALER, K_ALONE = 1, 2, 3, 4, 5
+
+_PIMC_NAME = re.compile(r"pimc:(\d+)")
+
+
+def search_id(name) -> int | None:
+    """The policy id of ``dd``, ``pimc`` or ``pimc:W`` (None for any other name)."""
+    if not isinstance(name, str):
+        return None
+    if name == "dd":
+        return DD
+    if name == "pimc":
+        return PIMC + DEFAULT_WORLDS
+    match = _PIMC_NAME.fullmatch(name)
+    if match and 1 <= int(match.group(1)) <= MAX_WORLDS:
+        return PIMC + int(match.group(1))
+    return None
+
+
+class PlayPolicies(dict):
+    """The play policies by name: the built-in ones plus ``pimc:W`` for any W in 1..10000
+    (listed once, as ``pimc:W``)."""
+
+    def __contains__(self, name):
+        return search_id(name) is not None or (name != "pimc:W" and dict.__contains__(self, name))
+
+    def __getitem__(self, name):
+        pid = search_id(name)
+        return pid if pid is not None else dict.__getitem__(self, name)
+
+
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, pimc=PIMC + DEFAULT_WORLDS,
+                             **{"pimc:W": -1}, dd=DD)
+OMNISCIENT = ("dd",)
+NOTES = (
+    f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a whole searching player: its seat "
+    "plays and makes every decision (order_up, name_trump, pickup, discard, alone, "
+    "defend_alone) by solving W deals of the unseen cards open-handed; DECISION=NAME policies "
+    "apply only to the seats without a searching policy",
+    "dd: omniscient (sees every hand): plays and decides by the open-hand solution of the true "
+    "deal; labelled omniscient in the manifest",
+)
+
+
+def is_search(name) -> bool:
+    return search_id(name) is not None
+
+
+# ---------------------------------------------------------------- the search context
+
+
+_new_tables = nb.njit(cache=True)(search.new_tables)
+
+
+@nb.njit(cache=True)
+def new_context(hands):
+    """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
+    ``hands`` is the kernel's hands array (what ``dd`` sees)."""
+    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
+    sc = sampling.new_scratch(MAX_STATES)
+    need = np.zeros(HOLDERS, np.int64)
+    masks = np.zeros((3, HOLDERS), np.uint64)  # allowed, known, drawn
+    pub = np.zeros(N_SEATS, np.uint64)
+    sums = np.zeros(8, np.int64)
+    cards_out = np.zeros(16, np.int64)
+    values_out = np.zeros(16, np.int64)
+    trick = np.zeros(N_SEATS, np.int64)
+    memo = np.full(1, -1, np.int64)  # this seat's last discard (trump order)
+    pst = np.zeros(1, np.uint64)
+    return (tab, sc, need, masks, pub, sums, cards_out, values_out, trick, memo, pst, hands)
+
+
+@nb.njit(cache=True)
+def _seed(ctx, st, seat, kind, salt):
+    """The decision's own stream: a function of the deal's stream state (not advanced), the
+    seat, the kind of decision and what has been played (``salt``)."""
+    ctx[10][0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+
+
+# ---------------------------------------------------------------- facts -> sampler inputs
+
+
+@nb.njit(cache=True)
+def _clear(need, masks, deck):
+    for h in range(HOLDERS):
+        need[h] = 0
+        masks[0, h] = deck
+        masks[1, h] = 0
+
+
+@nb.njit(cache=True)
+def bid_facts(seat, hand, kitty_known, need, masks):
+    """Before trump (base order): own five cards and the kitty's known cards (the upcard),
+    nothing else.  Returns the unseen cards; fills need, masks[0] (allowed), masks[1] (known)."""
+    _clear(need, masks, BASE_DECK)
+    masks[1, seat] = hand
+    masks[1, KITTY] = kitty_known
+    for s in range(N_SEATS):
+        need[s] = 0 if s == seat else HAND_SIZE
+    masks[0, seat] = 0
+    need[KITTY] = 4 - popcount(kitty_known)
+    return BASE_DECK & ~hand & ~kitty_known
+
+
+@nb.njit(cache=True)
+def _played_by(view, seat):
+    n = 0
+    for c in range(V_PLAYED_BY, V_PLAYED_BY + 48):
+        if view[c] == seat:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def play_facts(seat, hand, view, in_play, discard, need, masks):
+    """Once trump is fixed (trump order): own cards; the upcard in the dealer's hand once picked
+    up (else face up in the kitty); the dealer's own discard in the kitty (``discard``, -1 when
+    the seat is not the dealer or did not discard); with ``in_play``, every card played and by
+    whom, and the voids shown (suits in trump order, so a bower is a trump).  Returns the
+    unseen cards."""
+    trump = view[V_TRUMP]
+    dealer = view[V_DEALER]
+    deck = to_trump(BASE_DECK, trump)
+    _clear(need, masks, deck)
+    played = np.uint64(view[V_PLAYED]) if in_play else np.uint64(0)
+    up = bit(view[V_UPCARD])
+    masks[1, seat] = hand
+    if view[V_PICKED_UP]:
+        if not played & up:
+            masks[1, dealer] |= up
+        if seat == dealer and discard >= 0:
+            masks[1, KITTY] = bit(discard)
+    else:
+        masks[1, KITTY] = up
+    unseen = deck & ~played
+    for s in range(N_SEATS):
+        gone = _played_by(view, s) if in_play else 0
+        need[s] = HAND_SIZE - gone - popcount(masks[1, s])
+        if in_play:
+            for suit in range(4):
+                if (view[V_VOIDS + s] >> suit) & 1:
+                    masks[0, s] &= ~(SUIT_BITS << np.uint64(13 * suit))
+    need[KITTY] = 4 - popcount(masks[1, KITTY])
+    masks[0, seat] = 0
+    need[seat] = 0
+    for h in range(HOLDERS):
+        unseen &= ~masks[1, h]
+    return unseen
+
+
+# ---------------------------------------------------------------- worlds
+
+
+@nb.njit(cache=True)
+def _public(mask, trump):
+    """A hand in engine order (base when trump < 0, else trump order) as public ids."""
+    if trump < 0:
+        return base_to_public(mask)
+    return base_to_public(from_trump(mask, trump))
+
+
+@nb.njit(cache=True)
+def _to_trump_card(c, trump):
+    """A public card id in trump order."""
+    return card_to_trump(13 * (c // 13) + c % 13 - 7, trump)
+
+
+@nb.njit(cache=True)
+def _prepare(ctx, unseen, omniscient):
+    """Count the worlds of the facts in ctx; False if the sampler cannot (then the caller
+    falls back to the heuristic)."""
+    if omniscient:
+        return True
+    return sampling.prepare(unseen, ctx[2], ctx[3][0], HOLDERS, ctx[1]) > 0.0
+
+
+@nb.njit(cache=True)
+def _world(ctx, omniscient, trump, active):
+    """Fill ctx's ``pub`` with the next world (public ids; seats sitting out hold nothing):
+    a draw, or with ``omniscient`` the true hands."""
+    masks, pub, hands = ctx[3], ctx[4], ctx[11]
+    if not omniscient:
+        sampling.draw(ctx[10], ctx[1], masks[2])
+    for s in range(N_SEATS):
+        m = hands[s] if omniscient else masks[1, s] | masks[2, s]
+        pub[s] = _public(m, trump) if (active >> s) & 1 else np.uint64(0)
+
+
+@nb.njit(cache=True)
+def net_points(side0_tricks, seat, maker, alone_maker, alone_defender):
+    """The hand's points for ``seat``'s side minus the other side's (EU-16 ... EU-19)."""
+    maker_tricks = side0_tricks if maker % 2 == 0 else 5 - side0_tricks
+    made, defended = hand_points(maker_tricks, alone_maker >= 0, alone_defender >= 0)
+    mine = made - defended
+    return mine if (seat - maker) % 2 == 0 else -mine
+
+
+@nb.njit(cache=True)
+def _n_worlds(policy):
+    return 1 if policy == DD else policy - PIMC
+
+
+# ---------------------------------------------------------------- play
+
+
+@nb.njit(cache=True)
+def search_card(policy, seat, hand, legal, view, st, ctx):
+    """pimc / dd card: each legal card's total net points over the worlds; the best, ties to
+    the lowest card."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    alone_m, alone_d = view[V_ALONE_MAKER], view[V_ALONE_DEFENDER]
+    omniscient = policy == DD
+    trump = view[V_TRUMP]
+    discard = ctx[9][0] if seat == view[V_DEALER] else -1
+    unseen = play_facts(seat, hand, view, True, discard, ctx[2], ctx[3])
+    if (alone_m >= 0 and alone_d >= 0) or not _prepare(ctx, unseen, omniscient):
+        return policies.heuristic_play(seat, hand, legal, view, st)
+    _seed(ctx, st, seat, K_PLAY, popcount(np.uint64(view[V_PLAYED])))
+    tab, pub, sums, cards_out, values_out, trick = ctx[0], ctx[4], ctx[5], ctx[6], ctx[7], ctx[8]
+    n = view[V_NPLAYED]
+    for i in range(n):
+        trick[i] = lowest_bit(_public(bit(view[V_TRICK_CARDS + i]), trump))
+    won = view[V_TRICKS] + view[V_TRICKS + 2]
+    alone = alone_m if alone_m >= 0 else alone_d
+    sums[:] = 0
+    for _ in range(_n_worlds(policy)):
+        _world(ctx, omniscient, trump, view[V_ACTIVE])
+        k = solver.solve_moves(pub, view[V_LEADER], trick, n, trump, alone, tab, cards_out,
+                               values_out)
+        for i in range(k):
+            c = _to_trump_card(cards_out[i], trump)
+            j = popcount(legal & (bit(c) - np.uint64(1)))
+            sums[j] += net_points(won + values_out[i], seat, view[V_MAKER], alone_m, alone_d)
+    return _best_card(legal, sums)
+
+
+@nb.njit(cache=True)
+def _best_card(cards, sums):
+    """The card of ``cards`` (lowest first = index order of ``sums``) with the best sum."""
+    best, best_sum = -1, -(1 << 60)
+    m = cards
+    j = 0
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if sums[j] > best_sum:
+            best, best_sum = c, sums[j]
+        j += 1
+    return best
+
+
+# ---------------------------------------------------------------- bidding
+
+
+@nb.njit(cache=True)
+def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
+    """Round one: order up iff the best mean net points with the upcard's suit is above 0."""
+    omniscient = policy == DD
+    unseen = bid_facts(seat, hand, bit(upcard), ctx[2], ctx[3])
+    if not _prepare(ctx, unseen, omniscient):
+        return policies.order_up(policies.HEURISTIC, seat, dealer, hand, upcard, st, ctx)
+    _seed(ctx, st, seat, K_ORDER, 0)
+    tab, pub, sums = ctx[0], ctx[4], ctx[5]
+    trump = upcard // 13
+    up_public = upcard + 7
+    six = hand | bit(upcard)
+    sums[:] = 0
+    for _ in range(_n_worlds(policy)):
+        _world(ctx, omniscient, -1, 15)
+        if seat != dealer:
+            v = solver._table_entry(pub, dealer, up_public, trump, -1, tab)
+            sums[0] += net_points(v, seat, seat, -1, -1)
+            continue
+        m = hand  # the dealer itself: each discard of the six (never the upcard)
+        j = 0
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            pub[dealer] = base_to_public(six & ~bit(c))
+            v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
+            sums[j] += net_points(v, seat, seat, -1, -1)
+            j += 1
+    best = sums[0]
+    if seat == dealer:
+        for j in range(1, popcount(hand)):
+            best = max(best, sums[j])
+    return best > 0
+
+
+@nb.njit(cache=True)
+def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
+    """Round two: the suit with the best mean net points, if above 0 (always when stuck)."""
+    omniscient = policy == DD
+    # the turned-down upcard is a kitty card every seat has seen, but the engine does not
+    # pass it to round two, so these worlds leave it unseen (a small loss of information)
+    unseen = bid_facts(seat, hand, np.uint64(0), ctx[2], ctx[3])
+    if not _prepare(ctx, unseen, omniscient):
+        return policies.name_trump(policies.HEURISTIC, seat, dealer, hand, banned, stuck, st, ctx)
+    _seed(ctx, st, seat, K_NAME, 0)
+    tab, pub, sums = ctx[0], ctx[4], ctx[5]
+    sums[:] = 0
+    for _ in range(_n_worlds(policy)):
+        _world(ctx, omniscient, -1, 15)
+        for t in range(4):
+            if t != banned:
+                v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, t, -1, tab)
+                sums[t] += net_points(v, seat, seat, -1, -1)
+    best = -1
+    for t in range(4):
+        if t != banned and (best < 0 or sums[t] > sums[best]):
+            best = t
+    return best if stuck or sums[best] > 0 else -1
+
+
+@nb.njit(cache=True)
+def _dealer_sums(policy, hand, upcard, trump, st, view, ctx):
+    """The dealer's options on the same worlds: sums[0] leaving the upcard, sums[1 + j]
+    discarding the j-th lowest card of ``hand`` (the five, upcard kept).  False if the
+    sampler could not."""
+    dealer = view[V_DEALER]
+    omniscient = policy == DD
+    unseen = play_facts(dealer, hand, view, False, -1, ctx[2], ctx[3])
+    if not _prepare(ctx, unseen, omniscient):
+        return False
+    _seed(ctx, st, dealer, K_DEALER, 0)
+    tab, pub, sums = ctx[0], ctx[4], ctx[5]
+    maker = view[V_MAKER]
+    leader = (dealer + 1) % 4
+    six = hand | bit(upcard)
+    sums[:] = 0
+    for _ in range(_n_worlds(policy)):
+        _world(ctx, omniscient, trump, 15)
+        pub[dealer] = _public(hand, trump)
+        v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, -1, tab)
+        sums[0] += net_points(v, dealer, maker, -1, -1)
+        m = hand
+        j = 1
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            pub[dealer] = _public(six & ~bit(c), trump)
+            v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, -1, tab)
+            sums[j] += net_points(v, dealer, maker, -1, -1)
+            j += 1
+    return True
+
+
+@nb.njit(cache=True)
+def search_pickup(policy, hand, upcard, trump, st, view, ctx):
+    """EU-8: pick up iff the best discard does at least as well as leaving the card."""
+    if not _dealer_sums(policy, hand, upcard, trump, st, view, ctx):
+        return policies.pickup(policies.HEURISTIC, hand, upcard, trump, st, view, ctx)
+    sums = ctx[5]
+    best = sums[1]
+    for j in range(2, popcount(hand) + 1):
+        best = max(best, sums[j])
+    return best >= sums[0]
+
+
+@nb.njit(cache=True)
+def search_discard(policy, six, upcard, trump, st, view, ctx):
+    """EU-8: the discard (never the upcard) with the best sum, ties to the lowest card;
+    remembered for the dealer's worlds in play."""
+    hand = six & ~bit(upcard)
+    if _dealer_sums(policy, hand, upcard, trump, st, view, ctx):
+        d = _best_card(hand, ctx[5][1:])
+    else:
+        d = policies.best_discard(six, upcard, trump)
+    ctx[9][0] = d
+    return d
+
+
+@nb.njit(cache=True)
+def search_go_alone(policy, seat, hand, view, st, ctx):
+    """EU-12: alone iff its mean net points beat playing with the partner."""
+    maker = view[V_MAKER]
+    makers_side = (seat - maker) % 2 == 0
+    other = view[V_ALONE_DEFENDER] if makers_side else view[V_ALONE_MAKER]
+    if other >= 0:
+        return False  # the solver plays one lone hand at most
+    omniscient = policy == DD
+    dealer = view[V_DEALER]
+    discard = ctx[9][0] if seat == dealer and view[V_PICKED_UP] else -1
+    unseen = play_facts(seat, hand, view, False, discard, ctx[2], ctx[3])
+    if not _prepare(ctx, unseen, omniscient):
+        return False
+    _seed(ctx, st, seat, K_ALONE, 0)
+    tab, pub, sums = ctx[0], ctx[4], ctx[5]
+    trump = view[V_TRUMP]
+    lone_m = seat if makers_side else -1
+    lone_d = -1 if makers_side else seat
+    leader = engine.first_leader(dealer, lone_m, lone_d)
+    sums[:] = 0
+    for _ in range(_n_worlds(policy)):
+        _world(ctx, omniscient, trump, 15)
+        v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
+        sums[0] += net_points(v, seat, maker, -1, -1)
+        pub[seat ^ 2] = 0
+        v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, seat, tab)
+        sums[1] += net_points(v, seat, maker, lone_m, lone_d)
+    return sums[1] > sums[0]
+
+
+# ---------------------------------------------------------------- kernel hooks
+
+
+@nb.njit(inline="always", cache=True)
+def play_card(policy, seat, hand, legal, view, st, ctx):
+    if policy >= DD:
+        return search_card(policy, seat, hand, legal, view, st, ctx)
+    return policies.builtin_play(policy, seat, hand, legal, view, st)
+
+
+@nb.njit(inline="always", cache=True)
+def order_up(policy, seat, dealer, hand, upcard, st, ctx):
+    if policy >= DD:
+        return search_order_up(policy, seat, dealer, hand, upcard, st, ctx)
+    return policies.order_up(policy, seat, dealer, hand, upcard, st, ctx)
+
+
+@nb.njit(inline="always", cache=True)
+def name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
+    if policy >= DD:
+        return search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx)
+    return policies.name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx)
+
+
+@nb.njit(inline="always", cache=True)
+def pickup(policy, hand, upcard, trump, st, view, ctx):
+    if policy >= DD:
+        return search_pickup(policy, hand, upcard, trump, st, view, ctx)
+    return policies.pickup(policy, hand, upcard, trump, st, view, ctx)
+
+
+@nb.njit(inline="always", cache=True)
+def discard(policy, hand, upcard, trump, st, view, ctx):
+    if policy >= DD:
+        return search_discard(policy, hand, upcard, trump, st, view, ctx)
+    return policies.discard(policy, hand, upcard, trump, st, view, ctx)
+
+
+@nb.njit(inline="always", cache=True)
+def go_alone(policy, seat, hand, view, st, ctx):
+    if policy >= DD:
+        return search_go_alone(policy, seat, hand, view, st, ctx)
+    return policies.go_alone(policy, seat, hand, view, st, ctx)
+
+
+def _home(fn, name):
+    """``fn`` under a name of this file, so Numba caches it here (its code is the engine's):
+    after editing engine.py, delete this module's cache (see docs/search_policies.md)."""
+    code = fn.__code__.replace(co_filename=__file__, co_name=name, co_qualname=name)
+    return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+
+
+_kernel = None
+
+
+def kernel():
+    """The batch kernel of runs with a search policy (built and compiled on first use,
+    cached on disk): the engine's kernel with this module's hooks."""
+    global _kernel
+    if _kernel is None:
+        plain = engine.kernel_with(
+            lambda f: nb.njit(cache=True, nogil=True)(_home(f, "search_run_block")),
+            play_card=play_card, order_up=order_up, name_trump=name_trump, pickup=pickup,
+            discard=discard, go_alone=go_alone, search_context=new_context)
+        _kernel = nb.njit(parallel=True, cache=True, nogil=True)(_home(plain, "search_batch_kernel"))
+    return _kernel
+
+
+def check_choice(choice) -> None:
+    if choice.user and any(is_search(s) for s in choice.seats):
+        raise SimcoreError("a user play policy and pimc/dd cannot share a run yet")

@@ -1,0 +1,216 @@
+"""Euchre search policies (pimc, dd): the facts the worlds are drawn from, hidden information,
+reproducibility, whole searching players, and dd's open-hand play."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+
+import simcore
+import simcore.games.euchre as euchre
+from simcore import sampling
+from simcore.cards import parse_card, parse_hand
+from simcore.errors import SimcoreError
+from simcore.games.euchre import deck, layout as L, pimc, solver
+from simcore.games.euchre.rules import Rules
+
+GAME = euchre.GAME
+TRUMP = 2  # hearts: the right bower is JH, the left JD
+
+
+def internal(text):
+    return int(deck.to_trump(deck.public_to_base(parse_hand(text)), TRUMP))
+
+
+def card(text):
+    return deck.public_card_to_trump(parse_card(text), TRUMP)
+
+
+def view(dealer=0, maker=1, upcard="9H", picked=True, leader=1, played=(), voids=None):
+    """A public view at a trick's start or inside it: ``played`` lists (seat, card) in order,
+    every trick led by ``leader`` and won... (only the current trick's cards matter here)."""
+    v = np.zeros(L.VIEW_SIZE, np.int64)
+    v[L.V_DEALER], v[L.V_TRUMP], v[L.V_MAKER] = dealer, TRUMP, maker
+    v[L.V_UPCARD], v[L.V_PICKED_UP] = card(upcard), picked
+    v[L.V_ALONE_MAKER] = v[L.V_ALONE_DEFENDER] = -1
+    v[L.V_ACTIVE] = 15
+    v[L.V_LEADER] = leader
+    v[L.V_PLAYED_BY:L.V_PLAYED_BY + L.INTERNAL_IDS] = -1
+    for i, (seat, text) in enumerate(played):
+        c = card(text)
+        v[L.V_PLAYED] |= 1 << c
+        v[L.V_PLAYED_BY + c] = seat
+        v[L.V_TRICK_CARDS + i], v[L.V_TRICK_SEATS + i] = c, seat
+    v[L.V_NPLAYED] = len(played)
+    for seat, suits in (voids or {}).items():
+        v[L.V_VOIDS + seat] = suits
+    return v
+
+
+def facts(seat, hand, v, in_play=True, discard=-1):
+    need = np.zeros(pimc.HOLDERS, np.int64)
+    masks = np.zeros((3, pimc.HOLDERS), np.uint64)
+    unseen = pimc.play_facts(seat, np.uint64(hand), v, in_play, discard, need, masks)
+    return int(unseen), need.tolist(), [int(m) for m in masks[0]], [int(m) for m in masks[1]]
+
+
+def test_the_picked_up_upcard_is_the_dealers_and_its_discard_only_the_dealer_knows():
+    v = view(dealer=0, upcard="9H", picked=True)
+    # seat 1 (not the dealer): the dealer holds 9H and four unknown cards, the kitty four
+    unseen, need, allowed, known = facts(1, internal("AS KS QC TD 9D"), v)
+    assert known[0] == 1 << card("9H") and need == [4, 0, 5, 5, 4]
+    assert not unseen >> card("9H") & 1 and bin(unseen).count("1") == 18
+    # the dealer itself: it knows its discard lies in the kitty
+    dealer_hand = internal("9H JH AH KC QS")
+    unseen, need, allowed, known = facts(0, dealer_hand, v, discard=card("9C"))
+    assert known[pimc.KITTY] == 1 << card("9C") and need == [0, 5, 5, 5, 3]
+    # turned down: the upcard is a kitty card every seat has seen
+    unseen, need, _, known = facts(1, internal("AS KS QC TD 9D"), view(picked=False))
+    assert known[pimc.KITTY] == 1 << card("9H") and need == [5, 0, 5, 5, 3]
+
+
+def test_a_void_in_trumps_rules_out_the_left_bower_and_played_cards_are_gone():
+    # seat 2 did not follow a trump lead: no trumps, the left bower (JD) included
+    v = view(leader=1, played=[(1, "JH"), (2, "AS")], voids={2: 1 << TRUMP})
+    unseen, need, allowed, known = facts(3, internal("QS KD AD TC 9C"), v)
+    assert not allowed[2] >> card("JD") & 1 and not allowed[2] >> card("QH") & 1
+    assert allowed[1] >> card("JD") & 1
+    assert need[1] == 4 and need[2] == 4  # one card played each
+    assert not unseen >> card("JH") & 1 and not unseen >> card("AS") & 1
+
+
+def _worlds(seat, hand, v, n=300):
+    unseen, need, allowed, known = facts(seat, hand, v)
+    sc = sampling.new_scratch(pimc.MAX_STATES)
+    assert sampling.prepare(np.uint64(unseen), np.array(need), np.array(allowed, np.uint64),
+                            pimc.HOLDERS, sc) > 0
+    st = np.array([3], np.uint64)
+    out = np.zeros(pimc.HOLDERS, np.uint64)
+    for _ in range(n):
+        sampling.draw(st, sc, out)
+        yield [int(k) | int(o) for k, o in zip(known, out)]
+
+
+def test_sampled_worlds_respect_every_observation():
+    v = view(leader=1, played=[(1, "JH"), (2, "AS")], voids={2: 1 << TRUMP})
+    hand = internal("QS KD AD TC 9C")
+    for w in _worlds(3, hand, v):
+        assert w[3] == hand and w[0] >> card("9H") & 1  # own hand; the dealer's upcard
+        assert not w[2] & (0x1FFF << 13 * TRUMP)  # the void
+        assert [bin(m).count("1") for m in w] == [5, 4, 4, 5, 4]
+        everything = w[0] | w[1] | w[2] | w[3] | w[4] | (1 << card("JH")) | (1 << card("AS"))
+        assert everything == int(deck.to_trump(deck.BASE_DECK, TRUMP))
+
+
+def _ctx(truth):
+    return pimc.new_context(np.array([internal(h) for h in truth], np.uint64))
+
+
+TRUTHS = (["9H JH AH KC QS", "AS KS QC TD 9D", "TH QH KH 9S TS", "JS JC AC 9C TC"],
+          ["9H TH QH KH AC", "AS KS QC TD 9D", "JH AH KC QS JS", "JC 9C TC 9S TS"])
+
+
+@pytest.mark.parametrize("policy", [pimc.PIMC + 6, pimc.PIMC + 1])
+def test_the_same_information_gives_the_same_choice_whatever_the_hidden_cards(policy):
+    hand = internal("AS KS QC TD 9D")
+    st = np.array([12345], np.uint64)
+    lead = [pimc.search_card(policy, 1, np.uint64(hand), np.uint64(hand), view(), st, _ctx(t))
+            for t in TRUTHS]
+    assert lead[0] == lead[1]
+    order = [pimc.search_order_up(policy, 1, 0, np.uint64(deck.public_to_base(parse_hand(
+        "AS KS QC TD 9D"))), 13 * 2 + 0, st, _ctx(t)) for t in TRUTHS]
+    assert order[0] == order[1]
+    assert st[0] == 12345  # the deal's stream is not advanced
+
+
+def run(specs, count=40, seed=11, threads=None, chunk=None, mode="hands", **kw):
+    return simcore.simulate("euchre", count, seed=seed, policy=specs, threads=threads,
+                            chunk_size=chunk, mode=mode, **kw)
+
+
+def test_reproducible_for_any_threads_and_chunks():
+    specs = ["0=pimc:4", "2=pimc:4"]
+    one = run(specs, threads=1).hands().collect()
+    two = run(specs, threads=2, chunk=15).hands().collect()
+    assert one.equals(two)
+
+
+def test_a_searching_seat_makes_its_own_decisions():
+    df = run(["1=pimc:4", "order_up=never", "name_trump=never"], count=120, seed=3,
+             rules={"stick_the_dealer": True}).hands().collect()
+    assert df.filter(pl.col("maker") != 1).filter(pl.col("bid_round") == 1).height == 0
+    assert df.filter((pl.col("maker") == 1) & (pl.col("bid_round") == 1)).height > 0
+    # only seat 1 names a suit unless stuck (the dealer)
+    named = df.filter((pl.col("bid_round") == 2) & (pl.col("maker") != 1))
+    assert (named["maker"] == named["dealer"]).all()
+
+
+def test_dd_is_omniscient_in_the_manifest_and_describe(tmp_path, capsys):
+    out = tmp_path / "dd"
+    run(["0=dd", "2=pimc:2"], count=20, out=str(out))
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["omniscient"] == ["dd"]
+    from simcore.cli import main
+
+    assert main(["describe", "euchre"]) == 0
+    text = capsys.readouterr().out
+    assert "pimc:W" in text and "omniscient" in text and "DECISION=NAME" in text
+
+
+def test_four_dd_seats_score_the_open_hand_value():
+    """Every seat dd: each hand scores what the open-hand solution of the dealt cards (after
+    the pickup and discard made) gives, as the players maximise their side's points."""
+    df = run(["dd"], count=60, seed=5).hands().collect().filter(pl.col("maker") >= 0)
+    tab = solver.new_tables(1)
+    from simcore import search
+
+    t = search.table_of(tab, 0)
+    checked = 0
+    for row in df.iter_rows(named=True):
+        if row["alone_maker"] >= 0 and row["alone_defender"] >= 0:
+            continue
+        hands = np.array([row[f"hand{s}"] for s in range(4)], np.uint64)
+        if row["picked_up"]:
+            d = row["dealer"]
+            hands[d] = (hands[d] | np.uint64(1 << row["upcard"])) & ~np.uint64(1 << row["discard"])
+        alone = row["alone_maker"] if row["alone_maker"] >= 0 else row["alone_defender"]
+        if alone >= 0:
+            hands[alone ^ 2] = 0
+        from simcore.games.euchre.engine import first_leader
+
+        leader = first_leader(row["dealer"], row["alone_maker"], row["alone_defender"])
+        v = solver.solve_value(hands, leader, np.zeros(1, np.int64), 0, row["trump"], alone, t)
+        want = pimc.net_points(v, 0, row["maker"], row["alone_maker"], row["alone_defender"])
+        assert row["points0"] - row["points1"] == want, row
+        checked += 1
+    assert checked > 40
+
+
+def test_policy_names():
+    assert GAME.policies_from_specs(["0=pimc:32"]).seats[0] == "pimc:32"
+    for bad in ("pimc:0", "pimc:W", "pimc:x", "pimc:", "pimc:100000"):
+        with pytest.raises(SimcoreError):
+            GAME.policies_from_specs([f"0={bad}"])
+    assert "pimc:W" in ", ".join(GAME.play_policies) and "dd" in GAME.play_policies
+
+
+def test_searching_does_not_move_the_other_seats_random_draws():
+    """pimc draws from its own streams, never the deal's: a random seat facing a searching
+    partnership makes the draws it makes facing the heuristic.  Seen where nothing differs
+    yet: each deal's first card when seat 1 (random) leads before any search has played."""
+    specs = [["0=pimc:2", "1=random", "2=pimc:2", "3=heuristic"],
+             ["0=heuristic", "1=random", "2=heuristic", "3=heuristic"]]
+    a, b = (run(s, count=60, log_plays=True, rules={"first_dealer": "0"}).hands().collect()
+            for s in specs)
+    for col in ("hand0", "hand1", "hand2", "hand3", "kitty", "upcard"):
+        assert a[col].equals(b[col])
+    same = (a["bid_round"] == b["bid_round"]) & (a["trump"] == b["trump"]) & (a["maker"] == b["maker"])
+    same &= (a["alone_maker"] < 0) & (b["alone_maker"] < 0) & (a["alone_defender"] < 0)
+    same &= (a["picked_up"] == b["picked_up"]) & (a["discard"] == b["discard"]) & (a["trump"] >= 0)
+    first = [x[0] if len(x) else None for x in a["plays"]]
+    first_b = [x[0] if len(x) else None for x in b["plays"]]
+    rows = [i for i in range(a.height) if same[i]]
+    assert rows and all(first[i] == first_b[i] for i in rows)
