@@ -371,18 +371,34 @@ def _ask(kind, p, policies, hands, view, acts, n, pst, log, info, script):
     return a
 
 
-@nb.njit(cache=True)
-def play_deal(st, pst, deck, dealer, starter, direction, cfg, policies, hands, dealt, melds,
-              pile, pile_from, acts, mbuf, chains, lens, ks, feeds, view, info, seat_res, log,
-              script, preset=False):
-    """Deal and play one deal (DM-2 ... DM-27, DM-30 ... DM-34).
+# The deal's running state between the phases of a turn: one int64 array ``ds`` (card masks
+# are below 2**52, so they fit).  The knocker, knock card, dark knock, fool and turns go
+# straight to ``info`` (R_*), which the scoring reads.
+D_NXT = 0           # deck index of the next stock card
+D_STOCK_END = 1     # one past the last stock card in play (DM-3)
+D_N_PILE = 2
+D_PILE_MASK = 3
+D_N_MELDS = 4
+D_TABLE_MASK = 5
+D_OPENED = 6        # bit per seat (DM-15)
+D_TABLE_LAYOFFS = 7  # lay-offs by anyone this deal (DM-17, table scope)
+D_N_FEEDS = 8       # live DM-34 feeds in ``feeds``
+D_HEAD = 9
+D_PLACED0 = 10      # D_PLACED0 + s: cards seat s put on the table (T of DM-21)
+N_DS = 14
 
-    ``info`` gets the R_* results, ``seat_res[S_*, seat]`` the per-seat ones.  ``starter`` is
-    the first player (DM-5/DM-29), ``direction`` +1 or -1 (DM-27).  Returns False if a policy
-    answered out of range.  With ``preset`` the deck is used as given (tests)."""
+# what ``_acquire`` answers besides DRAW, PASS and a take
+ILLEGAL = -9        # a policy answered out of range
+NO_TAKE = -3        # DM-23: the final turn offers no take that knocks; the deal ends
+
+
+@nb.njit(inline="always", cache=True)
+def _deal(st, pst, deck, dealer, starter, direction, cfg, hands, dealt, pile, pile_from, view,
+          info, seat_res, ds, preset):
+    """DM-2 ... DM-4: shuffle (unless ``preset``), deal one at a time in ``direction`` from the
+    dealer's next seat, lay the head card; reset the deal state, results and view."""
     n_pl = cfg[C_PLAYERS]
     hs = cfg[C_HAND]
-    qka = cfg[C_QKA_CLOSED] != 0
     pst[0] = policy_key(st[0])
     if not preset:
         for i in range(52):
@@ -390,31 +406,23 @@ def play_deal(st, pst, deck, dealer, starter, direction, cfg, policies, hands, d
         shuffle(st, deck, 52)
     for s in range(4):
         hands[s] = 0
-        dealt[s] = 0
         for k in range(N_SEAT_RES):
             seat_res[k, s] = 0
-    for i in range(n_pl * hs):  # DM-4: one at a time, in direction, from the dealer's next
+    for i in range(n_pl * hs):
         s = (dealer + direction * (1 + i % n_pl)) % n_pl
         hands[s] |= bit(deck[i])
     for s in range(4):
         dealt[s] = hands[s]
     head = deck[n_pl * hs]
-    nxt = n_pl * hs + 1
-    stock_end = 52 - (5 if (n_pl == 2 and cfg[C_CUT5]) else 0)  # DM-3
+    for k in range(N_DS):
+        ds[k] = 0
+    ds[D_NXT] = n_pl * hs + 1
+    ds[D_STOCK_END] = 52 - (5 if (n_pl == 2 and cfg[C_CUT5]) else 0)  # DM-3
+    ds[D_HEAD] = head
     pile[0] = head
     pile_from[0] = -1
-    n_pile = 1
-    pile_mask = bit(head)
-    n_melds = 0
-    table_mask = _ZERO
-    placed0 = _ZERO
-    placed1 = _ZERO
-    placed2 = _ZERO
-    placed3 = _ZERO
-    opened = 0  # bit per seat
-    layoffs = seat_res[S_LAYOFFS]  # lay-offs per seat this deal (DM-17)
-    table_layoffs = 0
-    n_feeds = 0
+    ds[D_N_PILE] = 1
+    ds[D_PILE_MASK] = np.int64(bit(head))
     for k in range(N_RES):
         if k != R_SCRIPT:
             info[k] = 0
@@ -436,251 +444,254 @@ def play_deal(st, pst, deck, dealer, starter, direction, cfg, policies, hands, d
     view[V_CAN_DISCARD_TAKEN] = cfg[C_MAY_DISCARD_TAKEN]
     view[V_PILE0] = head
     view[V_N_PILE] = 1
-    view[V_PILE_MASK] = np.int64(pile_mask)
-    p = starter
-    turns = 0
-    knocker = -1
-    dark = False
-    knock_card = -1
-    fool = -1
-    while True:
-        if script.shape[0] > 0 and info[R_SCRIPT] >= script.shape[0]:
-            break  # tests: a finished script ends the deal here, scored as a stock-out
-        # DM-34: the feeds of p expire as p's turn starts
-        f = 0
-        while f < n_feeds:
-            if feeds[f, 0] == p:
-                n_feeds -= 1
-                for k in range(3):
-                    feeds[f, k] = feeds[n_feeds, k]
-            else:
-                f += 1
-        final = nxt >= stock_end
-        opened_before = (opened >> p) & 1
-        lay_used = table_layoffs if cfg[C_LIMIT_TABLE] else layoffs[p]
-        lay_left = max(0, cfg[C_LAYOFF_LIMIT] - lay_used)
-        view[V_TURN] = turns
-        view[V_STOCK] = stock_end - nxt
-        view[V_FINAL] = 1 if final else 0
-        view[V_OPENED] = opened
-        view[V_LAYOFFS_LEFT] = lay_left
-        view[V_TAKEN] = 0
-        view[V_DRAWN] = 0
-        for s in range(4):
-            view[V_COUNT0 + s] = popcount(hands[s])
-        # ---- acquire (DM-11, DM-12, DM-14, DM-23)
-        n = 0
-        if final:
-            acts[0] = PASS
-            n = 1
+    view[V_PILE_MASK] = ds[D_PILE_MASK]
+
+
+@nb.njit(inline="always", cache=True)
+def _lay_left(p, cfg, seat_res, ds):
+    """DM-17: lay-offs seat p may still make this deal."""
+    used = ds[D_TABLE_LAYOFFS] if cfg[C_LIMIT_TABLE] else seat_res[S_LAYOFFS, p]
+    return max(0, cfg[C_LAYOFF_LIMIT] - used)
+
+
+@nb.njit(inline="always", cache=True)
+def _begin_turn(p, final, cfg, hands, feeds, view, info, seat_res, ds):
+    """The start of seat p's turn: p's DM-34 feeds expire, and the view shows the turn."""
+    f = 0
+    while f < ds[D_N_FEEDS]:
+        if feeds[f, 0] == p:
+            ds[D_N_FEEDS] -= 1
+            for k in range(3):
+                feeds[f, k] = feeds[ds[D_N_FEEDS], k]
         else:
-            acts[0] = DRAW
-            n = 1
-        n = list_takes(hands[p], pile, n_pile, acts, n, final, melds, n_melds, lay_left, qka,
-                       chains, lens, ks)
-        if final and n == 1:
-            break  # DM-23: nobody can take and knock
-        turns += 1
-        a = _ask(K_ACQUIRE, p, policies, hands, view, acts, n, pst, log, info, script)
-        if a == -9:
-            info[R_ILLEGAL] = 1
-            return False
-        if a == PASS:
-            break
-        taken = _ZERO
-        single_from = -1
-        if a == DRAW:
-            hands[p] |= bit(deck[nxt])
-            nxt += 1
-            view[V_STOCK] = stock_end - nxt
-            view[V_DRAWN] = 1
+            f += 1
+    view[V_TURN] = info[R_TURNS]
+    view[V_STOCK] = ds[D_STOCK_END] - ds[D_NXT]
+    view[V_FINAL] = 1 if final else 0
+    view[V_OPENED] = ds[D_OPENED]
+    view[V_LAYOFFS_LEFT] = _lay_left(p, cfg, seat_res, ds)
+    view[V_TAKEN] = 0
+    view[V_DRAWN] = 0
+    for s in range(4):
+        view[V_COUNT0 + s] = popcount(hands[s])
+
+
+@nb.njit(inline="always", cache=True)
+def _put(p, cards, view, ds):
+    """Seat p puts ``cards`` on the table (melds or lay-offs; they count in p's T)."""
+    ds[D_TABLE_MASK] |= np.int64(cards)
+    view[V_TABLE_MASK] = ds[D_TABLE_MASK]
+    ds[D_PLACED0 + p] |= np.int64(cards)
+
+
+@nb.njit(inline="always", cache=True)
+def _acquire(p, final, cfg, policies, hands, deck, melds, pile, pile_from, acts, chains, lens,
+             ks, feeds, view, info, seat_res, log, script, pst, ds):
+    """DM-11, DM-12, DM-14, DM-23: seat p draws, passes (final turn) or takes from the pile.
+    Returns (action or ILLEGAL / NO_TAKE, cards taken into the hand, the seat whose single
+    discard was taken or -1)."""
+    acts[0] = PASS if final else DRAW
+    n = list_takes(hands[p], pile, ds[D_N_PILE], acts, 1, final, melds, ds[D_N_MELDS],
+                   _lay_left(p, cfg, seat_res, ds), cfg[C_QKA_CLOSED] != 0, chains, lens, ks)
+    if final and n == 1:
+        return np.int64(NO_TAKE), _ZERO, np.int64(-1)
+    info[R_TURNS] += 1
+    a = _ask(K_ACQUIRE, p, policies, hands, view, acts, n, pst, log, info, script)
+    if a == DRAW:
+        hands[p] |= bit(deck[ds[D_NXT]])
+        ds[D_NXT] += 1
+        view[V_STOCK] = ds[D_STOCK_END] - ds[D_NXT]
+        view[V_DRAWN] = 1
+    if a < 0:
+        return a, _ZERO, np.int64(-1)
+    d = np.int64(a >> TAKE_SHIFT)
+    single_from = pile_from[d] if d == ds[D_N_PILE] - 1 else np.int64(-1)
+    taken = _take(p, d, np.uint64(a) & _ALL, hands, melds, pile, feeds, view, seat_res, ds)
+    return a, taken, single_from
+
+
+@nb.njit(inline="always", cache=True)
+def _take(p, d, meld, hands, melds, pile, feeds, view, seat_res, ds):
+    """DM-12, DM-15, DM-34: seat p takes the pile from depth d up, lays ``meld`` and opens;
+    a feed fires when the meld holds its protected and its named card.  Returns the taken
+    cards left in the hand."""
+    n_pile = ds[D_N_PILE]
+    taken = _ZERO
+    for i in range(d, n_pile):
+        taken |= bit(pile[i])
+    if d == 0:
+        view[V_HEAD_IN_PILE] = 0
+    ds[D_N_PILE] = d
+    ds[D_PILE_MASK] &= ~np.int64(taken)
+    view[V_N_PILE] = d
+    view[V_PILE_MASK] = ds[D_PILE_MASK]
+    hands[p] = (hands[p] | taken) & ~meld
+    n_melds = ds[D_N_MELDS]
+    melds[n_melds] = meld
+    view[V_MELD0 + n_melds] = np.int64(meld)
+    ds[D_N_MELDS] = n_melds + 1
+    view[V_N_MELDS] = n_melds + 1
+    _put(p, meld, view, ds)
+    ds[D_OPENED] |= 1 << p
+    view[V_OPENED] = ds[D_OPENED]
+    view[V_TAKEN] = np.int64(taken & ~meld)
+    f = 0
+    while f < ds[D_N_FEEDS]:
+        if feeds[f, 0] != p and (meld & bit(feeds[f, 1])) and (meld & np.uint64(feeds[f, 2])):
+            seat_res[S_PENALTY, feeds[f, 0]] -= PENALTY
+            ds[D_N_FEEDS] -= 1
+            for k in range(3):
+                feeds[f, k] = feeds[ds[D_N_FEEDS], k]
         else:
-            d = np.int64(a >> TAKE_SHIFT)
-            meld = np.uint64(a) & _ALL
-            for i in range(d, n_pile):
-                taken |= bit(pile[i])
-            if d == n_pile - 1 and pile_from[d] >= 0:
-                single_from = pile_from[d]
-            if d == 0:
-                view[V_HEAD_IN_PILE] = 0
-            n_pile = d
-            pile_mask &= ~taken
-            view[V_N_PILE] = n_pile
-            view[V_PILE_MASK] = np.int64(pile_mask)
-            hands[p] = (hands[p] | taken) & ~meld
-            melds[n_melds] = meld
-            view[V_MELD0 + n_melds] = np.int64(meld)
-            n_melds += 1
-            view[V_N_MELDS] = n_melds
-            table_mask |= meld
-            view[V_TABLE_MASK] = np.int64(table_mask)
-            if p == 0:
-                placed0 |= meld
-            elif p == 1:
-                placed1 |= meld
-            elif p == 2:
-                placed2 |= meld
-            else:
-                placed3 |= meld
-            opened |= 1 << p  # DM-15
-            view[V_OPENED] = opened
-            view[V_TAKEN] = np.int64(taken & ~meld)
-            # DM-34: feeds fire on a take whose meld holds the protected and the named card
-            f = 0
-            while f < n_feeds:
-                if feeds[f, 0] != p and (meld & bit(feeds[f, 1])) and \
-                        (meld & np.uint64(feeds[f, 2])):
-                    seat_res[S_PENALTY, feeds[f, 0]] -= PENALTY
-                    n_feeds -= 1
-                    for k in range(3):
-                        feeds[f, k] = feeds[n_feeds, k]
-                else:
-                    f += 1
-        # ---- play (DM-15 ... DM-19)
-        is_open = (opened >> p) & 1
-        while popcount(hands[p]) >= 2:
-            h = hands[p]
-            lay_used = table_layoffs if cfg[C_LIMIT_TABLE] else layoffs[p]
-            lay_left = max(0, cfg[C_LAYOFF_LIMIT] - lay_used)
-            view[V_LAYOFFS_LEFT] = lay_left
-            view[V_COUNT0 + p] = popcount(h)
-            n = list_plays(h, is_open, a == DRAW and not opened_before, final, melds, n_melds,
-                           lay_left, cfg[C_DARK_LAYOFFS] != 0, qka, acts, mbuf, chains, lens, ks)
-            if n == 0 or (n == 1 and acts[0] == STOP):
-                break
-            a2 = _ask(K_PLAY, p, policies, hands, view, acts, n, pst, log, info, script)
-            if a2 == -9:
-                info[R_ILLEGAL] = 1
-                return False
-            if a2 == STOP:
-                break
-            typ = a2 >> A_SHIFT
-            low = np.uint64(a2) & _ALL
-            put = _ZERO
-            if typ == A_MELD:
-                put = low
-                melds[n_melds] = low
-                view[V_MELD0 + n_melds] = np.int64(low)
-                n_melds += 1
-                view[V_N_MELDS] = n_melds
-            elif typ == A_LAYOFF:
-                c = np.int64(a2 & 255)
-                j = np.int64((a2 >> 8) & 255)
-                put = bit(c)
-                melds[j] |= put
-                view[V_MELD0 + j] = np.int64(melds[j])
-                layoffs[p] += 1
-                table_layoffs += 1
-            else:  # knock keeping card c: everything else goes down at once
-                c = np.int64(a2 & 255)
-                ll = lay_left if (is_open or cfg[C_DARK_LAYOFFS]) else 0
-                cnt = _down_count(h, c, melds, n_melds, ll, qka, chains, lens, ks, True)
-                put = h & ~bit(c)
-                layoffs[p] += cnt
-                table_layoffs += cnt
-            hands[p] = h & ~put
-            table_mask |= put
-            view[V_TABLE_MASK] = np.int64(table_mask)
-            if p == 0:
-                placed0 |= put
-            elif p == 1:
-                placed1 |= put
-            elif p == 2:
-                placed2 |= put
-            else:
-                placed3 |= put
-            if typ == A_KNOCK:
-                break
-        if popcount(hands[p]) == 1:  # DM-19: a seat left with one card knocks with it
-            knocker = p
-            knock_card = lowest_bit(hands[p])
-            dark = opened_before == 0  # DM-22
-            if single_from >= 0:  # DM-27
-                fool = single_from
-            break
-        if final:
-            info[R_ILLEGAL] = 2  # cannot happen: final-turn takes are listed only if a knock follows
-            return False
-        # ---- discard (DM-11, DM-13, DM-32 ... DM-34)
+            f += 1
+    return taken & ~meld
+
+
+@nb.njit(inline="always", cache=True)
+def _meld_and_lay_off(p, dark_ok, final, cfg, policies, hands, melds, acts, mbuf, chains, lens,
+                      ks, view, info, seat_res, log, script, pst, ds):
+    """DM-15 ... DM-19: seat p lays melds, lays off or knocks (``A_KNOCK``: all but the kept
+    card go down at once, with the fewest lay-offs) until it stops or holds one card.
+    ``dark_ok``: p has not opened and drew, so it may only knock (DM-22).  False if a policy
+    answered out of range."""
+    qka = cfg[C_QKA_CLOSED] != 0
+    is_open = (ds[D_OPENED] >> p) & 1
+    while popcount(hands[p]) >= 2:
         h = hands[p]
-        allowed = h
-        if not cfg[C_MAY_DISCARD_TAKEN] and (h & ~taken) != 0:
-            allowed = h & ~taken
-        n = 0
-        o = allowed
-        while o:
-            acts[n] = lowest_bit(o)
-            o &= o - _ONE
-            n += 1
+        lay_left = _lay_left(p, cfg, seat_res, ds)
+        view[V_LAYOFFS_LEFT] = lay_left
         view[V_COUNT0 + p] = popcount(h)
-        c = _ask(K_DISCARD, p, policies, hands, view, acts, n, pst, log, info, script)
-        if c == -9:
-            info[R_ILLEGAL] = 1
+        n_melds = ds[D_N_MELDS]
+        n = list_plays(h, is_open, dark_ok, final, melds, n_melds, lay_left,
+                       cfg[C_DARK_LAYOFFS] != 0, qka, acts, mbuf, chains, lens, ks)
+        if n == 0 or (n == 1 and acts[0] == STOP):
+            return True
+        a = _ask(K_PLAY, p, policies, hands, view, acts, n, pst, log, info, script)
+        if a == ILLEGAL:
             return False
-        cb = bit(c)
-        if cfg[C_LAYOFF_DISCARD]:  # DM-32
-            for j in range(n_melds):
-                if fits(c, melds[j], qka):
-                    seat_res[S_PENALTY, p] -= PENALTY
-                    break
-        if cfg[C_FULL_DISCARD]:  # DM-33
-            r = c % 13
-            hit = popcount(pile_mask & rank_cards(c)) >= 2
-            if r >= 2 and (pile_mask & bit(c - 1)) and (pile_mask & bit(c - 2)):
-                hit = True
-            if 1 <= r <= 11 and (pile_mask & bit(c - 1)) and (pile_mask & bit(c + 1)):
-                hit = True
-            if r <= 10 and (pile_mask & bit(c + 1)) and (pile_mask & bit(c + 2)):
-                hit = True
-            if hit:
+        if a == STOP:
+            return True
+        typ = a >> A_SHIFT
+        if typ == A_MELD:
+            put = np.uint64(a) & _ALL
+            melds[n_melds] = put
+            view[V_MELD0 + n_melds] = np.int64(put)
+            ds[D_N_MELDS] = n_melds + 1
+            view[V_N_MELDS] = n_melds + 1
+        elif typ == A_LAYOFF:
+            j = np.int64((a >> 8) & 255)
+            put = bit(np.int64(a & 255))
+            melds[j] |= put
+            view[V_MELD0 + j] = np.int64(melds[j])
+            seat_res[S_LAYOFFS, p] += 1
+            ds[D_TABLE_LAYOFFS] += 1
+        else:
+            c = np.int64(a & 255)
+            ll = lay_left if (is_open or cfg[C_DARK_LAYOFFS]) else 0
+            cnt = _down_count(h, c, melds, n_melds, ll, qka, chains, lens, ks, True)
+            put = h & ~bit(c)
+            seat_res[S_LAYOFFS, p] += cnt
+            ds[D_TABLE_LAYOFFS] += cnt
+        hands[p] = h & ~put
+        _put(p, put, view, ds)
+        if typ == A_KNOCK:
+            return True
+    return True
+
+
+@nb.njit(inline="always", cache=True)
+def _discard(p, taken, cfg, policies, hands, melds, pile, pile_from, acts, feeds, view, info,
+             seat_res, log, script, pst, ds):
+    """DM-11, DM-13: seat p discards one card (a taken one only if the rules allow, or if
+    nothing else is left) onto the pile.  False if a policy answered out of range."""
+    h = hands[p]
+    allowed = h
+    if not cfg[C_MAY_DISCARD_TAKEN] and (h & ~taken) != 0:
+        allowed = h & ~taken
+    n = 0
+    o = allowed
+    while o:
+        acts[n] = lowest_bit(o)
+        o &= o - _ONE
+        n += 1
+    view[V_COUNT0 + p] = popcount(h)
+    c = _ask(K_DISCARD, p, policies, hands, view, acts, n, pst, log, info, script)
+    if c == ILLEGAL:
+        return False
+    _discard_penalties(p, c, cfg, melds, feeds, view, seat_res, ds)
+    cb = bit(c)
+    hands[p] = h & ~cb
+    n_pile = ds[D_N_PILE]
+    pile[n_pile] = c
+    pile_from[n_pile] = p
+    view[V_PILE0 + n_pile] = c
+    ds[D_N_PILE] = n_pile + 1
+    ds[D_PILE_MASK] |= np.int64(cb)
+    view[V_N_PILE] = n_pile + 1
+    view[V_PILE_MASK] = ds[D_PILE_MASK]
+    return True
+
+
+@nb.njit(inline="always", cache=True)
+def _discard_penalties(p, c, cfg, melds, feeds, view, seat_res, ds):
+    """DM-32, DM-33: penalties charged at once for discarding c; DM-34: the feeds it starts
+    (charged if a later seat's take melds the protected card with it, see ``_take``)."""
+    cb = bit(c)
+    pile_mask = np.uint64(ds[D_PILE_MASK])
+    if cfg[C_LAYOFF_DISCARD]:  # DM-32
+        for j in range(ds[D_N_MELDS]):
+            if fits(c, melds[j], cfg[C_QKA_CLOSED] != 0):
                 seat_res[S_PENALTY, p] -= PENALTY
-        if cfg[C_HEAD_FEED] and view[V_HEAD_IN_PILE] and (neighbourhood(head) & cb):
-            feeds[n_feeds, 0] = p
-            feeds[n_feeds, 1] = head
-            feeds[n_feeds, 2] = np.int64(cb)
-            n_feeds += 1
-        if cfg[C_SPETO_FEED]:
-            sp = pile_mask & SPETOS
-            while sp:
-                x = lowest_bit(sp)
-                sp &= sp - _ONE
-                if neighbourhood(x) & cb:
-                    feeds[n_feeds, 0] = p
-                    feeds[n_feeds, 1] = x
-                    feeds[n_feeds, 2] = np.int64(cb)
-                    n_feeds += 1
-        if cfg[C_SPETO_DISCARD] and (cb & SPETOS) and (neighbourhood(c) & pile_mask):
-            feeds[n_feeds, 0] = p
-            feeds[n_feeds, 1] = c
-            feeds[n_feeds, 2] = np.int64(neighbourhood(c) & pile_mask)
-            n_feeds += 1
-        hands[p] = h & ~cb
-        pile[n_pile] = c
-        pile_from[n_pile] = p
-        view[V_PILE0 + n_pile] = c
-        n_pile += 1
-        pile_mask |= cb
-        view[V_N_PILE] = n_pile
-        view[V_PILE_MASK] = np.int64(pile_mask)
-        p = (p + direction) % n_pl
-    # ---- scoring (DM-21, DM-24 ... DM-27, DM-30, DM-31)
-    info[R_KNOCKER] = knocker
-    info[R_DARK] = 1 if dark else 0
-    info[R_FOOL] = fool
-    info[R_KNOCK_CARD] = knock_card
-    info[R_TURNS] = turns
+                break
+    if cfg[C_FULL_DISCARD]:  # DM-33
+        r = c % 13
+        hit = popcount(pile_mask & rank_cards(c)) >= 2
+        if r >= 2 and (pile_mask & bit(c - 1)) and (pile_mask & bit(c - 2)):
+            hit = True
+        if 1 <= r <= 11 and (pile_mask & bit(c - 1)) and (pile_mask & bit(c + 1)):
+            hit = True
+        if r <= 10 and (pile_mask & bit(c + 1)) and (pile_mask & bit(c + 2)):
+            hit = True
+        if hit:
+            seat_res[S_PENALTY, p] -= PENALTY
+    head = ds[D_HEAD]
+    if cfg[C_HEAD_FEED] and view[V_HEAD_IN_PILE] and (neighbourhood(head) & cb):
+        _add_feed(p, head, cb, feeds, ds)
+    if cfg[C_SPETO_FEED]:
+        sp = pile_mask & SPETOS
+        while sp:
+            x = lowest_bit(sp)
+            sp &= sp - _ONE
+            if neighbourhood(x) & cb:
+                _add_feed(p, x, cb, feeds, ds)
+    if cfg[C_SPETO_DISCARD] and (cb & SPETOS) and (neighbourhood(c) & pile_mask):
+        _add_feed(p, c, neighbourhood(c) & pile_mask, feeds, ds)
+
+
+@nb.njit(inline="always", cache=True)
+def _add_feed(p, protected, named, feeds, ds):
+    k = ds[D_N_FEEDS]
+    feeds[k, 0] = p
+    feeds[k, 1] = protected
+    feeds[k, 2] = np.int64(named)
+    ds[D_N_FEEDS] = k + 1
+
+
+@nb.njit(inline="always", cache=True)
+def _score(cfg, hands, info, seat_res, ds):
+    """DM-21, DM-24 ... DM-27, DM-30, DM-31: each seat's T, H and deal score."""
+    knocker = info[R_KNOCKER]
+    fool = info[R_FOOL]
     if fool >= 0:
         seat_res[S_PENALTY, fool] -= cfg[C_NGO_PENALTY]
-    for s in range(n_pl):
-        pl = placed0 if s == 0 else (placed1 if s == 1 else (placed2 if s == 2 else placed3))
+    head = bit(ds[D_HEAD])
+    for s in range(cfg[C_PLAYERS]):
+        pl = np.uint64(ds[D_PLACED0 + s])
         t = points(pl)
-        if cfg[C_HEAD_BONUS] and (pl & bit(head)):
-            t += (100 if (bit(head) & SPETOS) else 50) - points(bit(head))
-        hm = hands[s]
-        if s == knocker:
-            hm = _ZERO
-        hv = points(hm)
-        op = (opened >> s) & 1
+        if cfg[C_HEAD_BONUS] and (pl & head):
+            t += (100 if (head & SPETOS) else 50) - points(head)
+        hv = 0 if s == knocker else points(hands[s])
+        op = (ds[D_OPENED] >> s) & 1
         seat_res[S_OPENED, s] = op
         seat_res[S_TABLE, s] = t
         seat_res[S_INHAND, s] = hv
@@ -688,16 +699,67 @@ def play_deal(st, pst, deck, dealer, starter, direction, cfg, policies, hands, d
             base = t - hv
         elif s == knocker:
             kv = cfg[C_KNOCK_VALUE]
-            if cfg[C_SPETO100] and (bit(knock_card) & SPETOS):
+            if cfg[C_SPETO100] and (bit(info[R_KNOCK_CARD]) & SPETOS):
                 kv = 100
             base = t + kv
-            if dark:
+            if info[R_DARK]:
                 base *= cfg[C_DARK_MULT]
         elif op:
             base = t - hv
         else:
             base = -cfg[C_UNOPENED_MULT] * hv
         seat_res[S_SCORE, s] = base + seat_res[S_PENALTY, s]
+
+
+@nb.njit(cache=True)
+def play_deal(st, pst, deck, dealer, starter, direction, cfg, policies, hands, dealt, melds,
+              pile, pile_from, acts, mbuf, chains, lens, ks, feeds, view, info, seat_res, log,
+              script, preset=False):
+    """Deal and play one deal (DM-2 ... DM-27, DM-30 ... DM-34): each turn is acquire, meld and
+    lay off (or knock), then discard; the deal ends at a knock or after the stock runs out.
+
+    ``info`` gets the R_* results, ``seat_res[S_*, seat]`` the per-seat ones.  ``starter`` is
+    the first player (DM-5/DM-29), ``direction`` +1 or -1 (DM-27).  Returns False if a policy
+    answered out of range (``info[R_ILLEGAL]``).  With ``preset`` the deck is used as given."""
+    ds = np.zeros(N_DS, np.int64)
+    _deal(st, pst, deck, dealer, starter, direction, cfg, hands, dealt, pile, pile_from, view,
+          info, seat_res, ds, preset)
+    p = starter
+    while True:
+        if script.shape[0] > 0 and info[R_SCRIPT] >= script.shape[0]:
+            break  # tests: a finished script ends the deal here, scored as a stock-out
+        final = ds[D_NXT] >= ds[D_STOCK_END]
+        opened_before = (ds[D_OPENED] >> p) & 1
+        _begin_turn(p, final, cfg, hands, feeds, view, info, seat_res, ds)
+        a, taken, single_from = _acquire(p, final, cfg, policies, hands, deck, melds, pile,
+                                         pile_from, acts, chains, lens, ks, feeds, view, info,
+                                         seat_res, log, script, pst, ds)
+        if a == ILLEGAL:
+            info[R_ILLEGAL] = 1
+            return False
+        if a == PASS or a == NO_TAKE:
+            break
+        if not _meld_and_lay_off(p, a == DRAW and not opened_before, final, cfg, policies,
+                                 hands, melds, acts, mbuf, chains, lens, ks, view, info,
+                                 seat_res, log, script, pst, ds):
+            info[R_ILLEGAL] = 1
+            return False
+        if popcount(hands[p]) == 1:  # DM-19: a seat left with one card knocks with it
+            info[R_KNOCKER] = p
+            info[R_KNOCK_CARD] = lowest_bit(hands[p])
+            info[R_DARK] = 1 if opened_before == 0 else 0  # DM-22
+            if single_from >= 0:  # DM-27: the fool fed the knocker's last need
+                info[R_FOOL] = single_from
+            break
+        if final:
+            info[R_ILLEGAL] = 2  # cannot happen: final-turn takes are listed only if a knock follows
+            return False
+        if not _discard(p, taken, cfg, policies, hands, melds, pile, pile_from, acts, feeds,
+                        view, info, seat_res, log, script, pst, ds):
+            info[R_ILLEGAL] = 1
+            return False
+        p = (p + direction) % cfg[C_PLAYERS]
+    _score(cfg, hands, info, seat_res, ds)
     return True
 
 
@@ -951,7 +1013,9 @@ def replay_hands(seed, start, count, cfg, policies):
 def with_play(play_fn):
     """(hands kernel, games kernel) as plain functions whose play dispatcher is ``play_fn``."""
     ask_fn = nb.njit(rebind(_ask.py_func, play=play_fn))
-    deal_fn = nb.njit(rebind(play_deal.py_func, _ask=ask_fn))
+    phases = {f.py_func.__name__: nb.njit(inline="always")(rebind(f.py_func, _ask=ask_fn))
+              for f in (_acquire, _meld_and_lay_off, _discard)}
+    deal_fn = nb.njit(rebind(play_deal.py_func, **phases))
     hb = nb.njit(rebind(hands_block, play_deal=deal_fn))
     gb = nb.njit(rebind(games_block, play_deal=deal_fn))
     return (rebind(hands_kernel, _hands_block=hb), rebind(games_kernel, _games_block=gb))
