@@ -12,10 +12,12 @@ open-hand trick value gives it exactly.
 Decisions (the approximations, also in docs/search_policies.md):
 
 * order up (round one) / name trump (round two): the worlds' mean net points with that trump,
-  this seat the maker, nobody alone, against 0 for passing (what happens after a pass is not
-  searched).  A dealer ordering itself chooses its best discard over the same worlds; another
-  seat's dealer picks up and discards the card best for its side in each world (open-handed).
-  A stuck dealer names its best suit.
+  this seat the maker, nobody alone, against passing: in each world the seats after it (and
+  its own later turn) bid like the heuristic (:func:`_after_pass`; round two assumes the
+  turned-down suit is banned and nobody is stuck), and the contract they make is solved, or
+  scores 0 if thrown in.  A dealer ordering itself chooses its best discard over the same
+  worlds; another seat's dealer picks up and discards the card best for its side in each world
+  (open-handed).  A stuck dealer names its best suit.
 * pick up / discard (the dealer): the mean net points of each discard, and of leaving the card.
 * alone / defend alone: the mean net points alone against with the partner; never when a
   player of the other side is already alone (the solver plays at most one lone hand).
@@ -45,6 +47,7 @@ from simcore.games.euchre.deck import (
     BASE_DECK,
     base_to_public,
     card_to_trump,
+    public_to_base,
     from_trump,
     to_trump,
 )
@@ -77,6 +80,7 @@ KITTY = N_SEATS  # holder 4: the kitty (3 cards and the upcard, or the dealer's 
 HOLDERS = N_SEATS + 1
 MAX_STATES = 8192  # capacity states of a Euchre observation: at most 6**4 * 5
 NO_TRICK = np.zeros(1, np.int64)
+PASS = 7  # the slot of ``sums`` that holds passing
 # decision kinds, folded into each decision's stream
 K_PLAY, K_ORDER, K_NAME, K_DEALER, K_ALONE = 1, 2, 3, 4, 5
 
@@ -334,8 +338,31 @@ def _best_card(cards, sums):
 
 
 @nb.njit(cache=True)
+def _after_pass(pub, seat, dealer, upcard, banned, round_one, tab):
+    """Net points for ``seat`` in world ``pub`` if it passes now and the bidding goes on as
+    the heuristic bids (every seat, its own later turn included); 0 if thrown in."""
+    turn = (seat - dealer - 1) % 4 + 1  # seat = (dealer + turn) % 4, turn 1 .. 4
+    first2 = turn + 1
+    if round_one:
+        for i in range(turn + 1, 5):
+            s = (dealer + i) % 4
+            if policies.round_one_strength(s, dealer, public_to_base(pub[s]), upcard) >= \
+                    policies.ORDER_UP_THRESHOLD:
+                v = solver._table_entry(pub, dealer, upcard + 7, upcard // 13, -1, tab)
+                return net_points(v, seat, s, -1, -1)
+        first2 = 1
+    for i in range(first2, 5):
+        s = (dealer + i) % 4
+        suit, score = policies.best_suit(public_to_base(pub[s]), banned)
+        if score >= policies.NAME_TRUMP_THRESHOLD:
+            v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, suit, -1, tab)
+            return net_points(v, seat, s, -1, -1)
+    return 0
+
+
+@nb.njit(cache=True)
 def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
-    """Round one: order up iff the best mean net points with the upcard's suit is above 0."""
+    """Round one: order up iff the best mean net points with the upcard's suit beat passing."""
     omniscient = policy == DD
     unseen = bid_facts(seat, hand, bit(upcard), ctx[2], ctx[3])
     if not _prepare(ctx, unseen, omniscient):
@@ -348,6 +375,7 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
     sums[:] = 0
     for _ in range(_n_worlds(policy)):
         _world(ctx, omniscient, -1, 15)
+        sums[PASS] += _after_pass(pub, seat, dealer, upcard, trump, True, tab)
         if seat != dealer:
             v = solver._table_entry(pub, dealer, up_public, trump, -1, tab)
             sums[0] += net_points(v, seat, seat, -1, -1)
@@ -365,12 +393,13 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
     if seat == dealer:
         for j in range(1, popcount(hand)):
             best = max(best, sums[j])
-    return best > 0
+    return best > sums[PASS]
 
 
 @nb.njit(cache=True)
 def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
-    """Round two: the suit with the best mean net points, if above 0 (always when stuck)."""
+    """Round two: the suit with the best mean net points, if it beats passing (always when
+    stuck)."""
     omniscient = policy == DD
     # the turned-down upcard is a kitty card every seat has seen, but the engine does not
     # pass it to round two, so these worlds leave it unseen (a small loss of information)
@@ -382,6 +411,8 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     sums[:] = 0
     for _ in range(_n_worlds(policy)):
         _world(ctx, omniscient, -1, 15)
+        if not stuck:
+            sums[PASS] += _after_pass(pub, seat, dealer, 0, banned, False, tab)
         for t in range(4):
             if t != banned:
                 v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, t, -1, tab)
@@ -390,7 +421,7 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     for t in range(4):
         if t != banned and (best < 0 or sums[t] > sums[best]):
             best = t
-    return best if stuck or sums[best] > 0 else -1
+    return best if stuck or sums[best] > sums[PASS] else -1
 
 
 @nb.njit(cache=True)
