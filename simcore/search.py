@@ -24,6 +24,10 @@ What makes it fast, after DDS (Haglund's published algorithm):
   master) plus the table's remembered best lead;
 * quick tricks: the leader's sure winners bound the value before any search.
 
+The search's inner functions are compiled with ``_nrt=False`` (no reference counting): they
+only index the table's preallocated arrays and never allocate, and without it about 40% of the
+time went into the atomic reference-count updates of the table's arrays on every call.
+
 Nothing is allocated per node: a *table* is a tuple of preallocated arrays (the transposition
 entries, the move lists per depth, the context and the position), one per thread, reused across
 solves.  Each top-level solve starts a new generation, so stale entries are ignored, not cleared.
@@ -185,7 +189,7 @@ def _union(ctx, hands):
     return u
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _legal(ctx, hands, stack, start, tlen, mover, broken):
     h = hands[mover]
     if tlen > 0:
@@ -198,7 +202,7 @@ def _legal(ctx, hands, stack, start, tlen, mover, broken):
     return h
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _resolve(ctx, stack, start, n, leader):
     """(winning seat, value for the count side) of the complete trick stack[start:start+n]."""
     trump = ctx[C_TRUMP]
@@ -218,7 +222,7 @@ def _resolve(ctx, stack, start, n, leader):
     return ws, 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _points_of(ctx, mask):
     t = 0
     m = np.uint64(mask)
@@ -228,7 +232,7 @@ def _points_of(ctx, mask):
     return t
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def upper_bound(ctx, hands, stack, start, tlen):
     """Most the count side could still get: every remaining trick and every point in play."""
     u = _union(ctx, hands)
@@ -241,7 +245,7 @@ def upper_bound(ctx, hands, stack, start, tlen):
     return hi
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _quick_tricks(ctx, hands, leader, broken):
     """(tricks the leader can take by cashing top cards, keeping the lead, whatever the others
     do; the cards that count depends on).
@@ -286,13 +290,15 @@ def _quick_tricks(ctx, hands, leader, broken):
     return total, relevant
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _sure_trumps(ctx, hands, side):
     """(tricks the seats with max-bit ``side`` win whatever happens; the card that depends on).
 
-    A seat's trumps above every trump of the other side each win the trick they fall in (or
-    the partner's higher trump does), and one seat plays them in different tricks; with no
-    trump on the other side, every trump of the seat is such a card."""
+    Every card gets played, one a trick, and a seat's trump wins its trick for the side unless
+    an opponent plays a higher trump into it; each opponent trump spoils one trick at most.  So
+    a seat with k trumps wins at least k minus the most of its trumps the opponents' trumps can
+    be matched above (greedy, from the lowest).  The count depends on the ranks of that seat's
+    and the opponents' trumps only, so the lowest of them is the card it relies on."""
     trump = ctx[C_TRUMP]
     if trump < 0:
         return 0, np.uint64(0)
@@ -302,16 +308,31 @@ def _sure_trumps(ctx, hands, side):
         if ((maxi >> t) & 1) != side:
             other |= hands[t]
     ot = (other >> np.uint64(16 * trump)) & SUIT_FIELD
-    shift = np.uint64(highest_bit(ot) + 1) if ot else np.uint64(0)
     best = 0
+    best_low = np.uint64(0)
     for t in range(ctx[C_NSEATS]):
-        if ((maxi >> t) & 1) == side:
-            k = popcount(((hands[t] >> np.uint64(16 * trump)) & SUIT_FIELD) >> shift)
-            if k > best:
-                best = k
+        if ((maxi >> t) & 1) != side:
+            continue
+        mine = (hands[t] >> np.uint64(16 * trump)) & SUIT_FIELD
+        k = popcount(mine)
+        if k <= best:
+            continue
+        lost = 0  # match each opponent trump, lowest first, with the lowest free trump below it
+        free = mine
+        o = ot
+        while o and free:
+            b = lowest_bit(o)
+            o &= o - np.uint64(1)
+            below = free & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
+            if below:
+                free ^= below & (~below + np.uint64(1))  # that trump is spoiled
+                lost += 1
+        if k - lost > best:
+            best = k - lost
+            best_low = mine | ot
     if best == 0 or ot == 0:
         return best, np.uint64(0)
-    return best, _bit(16 * trump + highest_bit(ot))
+    return best, _bit(16 * trump + lowest_bit(best_low))
 
 
 # ---------------------------------------------------------------- transposition table
@@ -326,7 +347,7 @@ K_HANDS = 4
 K_TOP = 9
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _make_key(ctx, hands, leader, broken, keybuf):
     """Base and relative-rank hands of the position into keybuf; returns the hash of the base."""
     u = _union(ctx, hands)
@@ -397,7 +418,7 @@ def _matches(keys, slot, keybuf):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _top_cards(hands, ctx, top):
     """The cards of the position at the relative top mask ``top`` (absolute solver ids)."""
     u = _union(ctx, hands)
@@ -418,7 +439,7 @@ def _top_cards(hands, ctx, top):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _probe(tab, d, target):
     """(1 or 0 when a matching entry settles ``target``, else -1; the settling entry's relevant
     cards; a remembered best card or -1) for the position whose key is in keybuf[d]."""
@@ -442,7 +463,7 @@ def _probe(tab, d, target):
     return -1, np.uint64(0), best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _top_mask(ctx, hands, relevant):
     """Relative top mask of the position: per suit, every card in play from the lowest
     relevant one up.  In a points game the top also reaches down to every point card in play,
@@ -471,7 +492,7 @@ def _top_mask(ctx, hands, relevant):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _store(tab, d, result, target, best, relevant):
     """Record what the search of the boundary node at depth d found for ``target``: into the
     entry with the same key and relevance, else over a stale or the lightest entry."""
@@ -522,7 +543,7 @@ def _store(tab, d, result, target, best, relevant):
 # ---------------------------------------------------------------- move generation
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _representative(ctx, hands, mover, inplay, c):
     """The lowest card of c's run: the mover's cards below c with nothing else in play between
     them and the same points."""
@@ -538,7 +559,7 @@ def _representative(ctx, hands, mover, inplay, c):
         c = d
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _overtaken(ctx, hands, led, wcard, winner, mover, leader, tlen):
     """Can a seat still to play after ``mover`` take the trick from ``winner`` (holding
     ``wcard``) and turn it the other way for the count?"""
@@ -563,7 +584,7 @@ def _overtaken(ctx, hands, led, wcard, winner, mover, leader, tlen):
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, scores, best):
     """One card per run of equivalent legal cards into moves[:n], best-looking first; returns
     n and the cards left out as equivalent to a lower one.
@@ -670,7 +691,7 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
     return n, equiv
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _rel_card(hands, ctx, c):
     """c as (suit, relative rank among the cards in hands) for the table's best-move slot."""
     u = _union(ctx, hands)
@@ -678,7 +699,7 @@ def _rel_card(hands, ctx, c):
     return 16 * s + popcount(u & (_bit(c) - np.uint64(1)) & _suit_bits(s))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _abs_card(hands, ctx, rc):
     """Inverse of :func:`_rel_card`, or -1."""
     u = _union(ctx, hands)
@@ -698,7 +719,7 @@ def _abs_card(hands, ctx, rc):
 # ---------------------------------------------------------------- the search
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _last_trick(ctx, hands, leader):
     """Value of the final trick at a boundary where every seat in play holds one card."""
     trump = ctx[C_TRUMP]
@@ -718,7 +739,7 @@ def _last_trick(ctx, hands, leader):
     return 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _last_trick_relevant(ctx, hands, leader):
     """The card whose rank decided the final trick (none when no other card shared its suit)."""
     trump = ctx[C_TRUMP]
@@ -732,7 +753,7 @@ def _last_trick_relevant(ctx, hands, leader):
     return _rank_winner(ctx, hands, best)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _rank_winner(ctx, hands, best):
     for seat in range(ctx[C_NSEATS]):
         if hands[seat] & _suit_bits(best >> 4) & ~_bit(best):
@@ -740,7 +761,7 @@ def _rank_winner(ctx, hands, best):
     return np.uint64(0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _trick_relevant(ctx, stack, start, n):
     """The winning card of the trick stack[start:start+n] if it won on rank over a card of its
     own suit (a trick won by the only card of its suit would be won the same by any rank)."""
@@ -756,7 +777,7 @@ def _trick_relevant(ctx, stack, start, n):
     return np.uint64(0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _enter(tab, d):
     """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
     relied on in relevant[d]), or -1 after generating its moves."""
@@ -827,7 +848,7 @@ def _enter(tab, d):
     return -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _with_groups(tab, d, rel):
     """Relevant cards of a node that tried every move, plus what its grouping of equivalent
     cards relied on: a group reaching the relevant top cards of its suit is only one group as
@@ -851,7 +872,7 @@ def _with_groups(tab, d, rel):
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def _search(tab, tlen, leader, broken, target, depth):
     """Can the max side get at least ``target`` from here (current trick included)?
 
