@@ -39,11 +39,11 @@ GLUE = {
 
 
 def _pyspiel():
-    # importlib rather than an import statement: tests/test_layering.py checks that simcore/
-    # needs only the runtime dependencies, and this dev-only layer is the one exception (the
-    # main job never imports simcore.interop).
+    # imported here, not at the top: pyspiel is a dev dependency and simcore.interop the only
+    # module that needs it (the main job never imports simcore.interop)
     try:
-        return importlib.import_module("pyspiel")
+        import pyspiel
+        return pyspiel
     except ImportError:  # pragma: no cover - depends on the environment
         raise SimcoreError("OpenSpiel bots need pyspiel: pip install open_spiel") from None
 
