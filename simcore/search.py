@@ -57,6 +57,7 @@ C_CONST = 6  # value of a trick won, before card points
 C_HASPTS = 7
 C_QUICK = 8  # quick tricks valid: count == max and no card points
 C_NEXT = 9  # 5 slots: the next seat in play after each seat
+C_BUDGET = 14  # most nodes a solve may search (0 = no limit); kept across solves, see set_budget
 C_POINTS = 16  # 64 slots: points of each solver card id
 CTX_SIZE = C_POINTS + 64
 
@@ -70,6 +71,7 @@ N_PROBES = 8  # transposition-table look-ups
 N_HITS = 9  # look-ups that settled the node
 N_QUICK = 10  # quick-trick checks
 N_QUICK_CUTS = 11  # ... that settled the node
+N_ABORTED = 12  # 1 when the last solve ran out of its node budget
 
 # the table tuple, by position
 T_KEYS, T_VALS, T_COUNTERS, T_CTX, T_HANDS, T_STACK, T_MOVES, T_SCORES, T_KEYBUF, T_SCRATCH, \
@@ -113,6 +115,21 @@ def table_of(tables, i):
 def nodes(tab):
     """Nodes searched by the last top-level solve on this table."""
     return tab[T_COUNTERS][N_NODES]
+
+
+@nb.njit(cache=True)
+def set_budget(tab, max_nodes):
+    """Limit every later solve on this table to ``max_nodes`` nodes (0 = no limit).  A solve
+    that runs out returns -1 (``value``, ``value_between``; ``move_values`` returns -1 moves)
+    and :func:`aborted` says so; the table stays valid.  Search policies use it to fall back to
+    a cheaper evaluation on the rare positions whose solve would take seconds."""
+    tab[T_CTX][C_BUDGET] = max_nodes
+
+
+@nb.njit(cache=True)
+def aborted(tab):
+    """Did the last solve on this table run out of its node budget?"""
+    return tab[T_COUNTERS][N_ABORTED] != 0
 
 
 @nb.njit(inline="always", cache=True)
@@ -923,6 +940,11 @@ def _search(tab, tlen, leader, broken, target, depth):
                 g[F_TARGET] = f[F_TARGET]
             d += 1
             r = _enter(tab, d)
+            if r < 0 and ctx[C_BUDGET] > 0 and tab[T_COUNTERS][N_NODES] > ctx[C_BUDGET]:
+                tab[T_COUNTERS][N_ABORTED] = 1
+                for j in range(d - 1, depth - 1, -1):  # put the cards played back
+                    hands[frames[j][F_MOVER]] ^= _bit(tab[T_MOVES][j][frames[j][F_I]])
+                return False
         else:  # frame d is decided: r; hand it to its parent
             if d == depth:
                 return r == 1
@@ -949,7 +971,10 @@ def _exact(tab, tlen, leader, broken, depth, lo, hi):
     """Exact value of the position (bounds lo..hi known), by a binary search of boolean searches."""
     while lo < hi:
         t = (lo + hi + 1) // 2
-        if _search(tab, tlen, leader, broken, t, depth):
+        ok = _search(tab, tlen, leader, broken, t, depth)
+        if tab[T_COUNTERS][N_ABORTED]:
+            return -1
+        if ok:
             lo = t
         else:
             hi = t - 1
@@ -967,7 +992,8 @@ def value(tab, tlen, leader, broken):
 
 @nb.njit(cache=True)
 def move_values(tab, tlen, leader, broken, cards_out, values_out):
-    """Every legal card of the player to move (solver ids) and the exact value after it."""
+    """Every legal card of the player to move (solver ids) and the exact value after it; the
+    number of cards, or -1 when the solve ran out of its node budget (see set_budget)."""
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
     stack = tab[T_STACK]
@@ -1000,6 +1026,8 @@ def move_values(tab, tlen, leader, broken, cards_out, values_out):
                 hi = upper_bound(ctx, hands, stack, 0, tlen + 1)
                 cache[rep] = _exact(tab, tlen + 1, leader, nbroken, tlen + 1, 0, hi)
             hands[mover] ^= _bit(rep)
+            if tab[T_COUNTERS][N_ABORTED]:
+                return -1
         cards_out[k] = c
         values_out[k] = cache[rep]
         k += 1

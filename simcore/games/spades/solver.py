@@ -58,7 +58,8 @@ def solve_value(hands, leader, trick, trick_len, broken, must_break, nil, tab):
 
 @nb.njit(cache=True)
 def solve_moves(hands, leader, trick, trick_len, broken, must_break, nil, tab, cards_out, values_out):
-    """Every legal card of the player to move (public ids) and its value; returns how many."""
+    """Every legal card of the player to move (public ids) and its value; returns how many
+    (-1 when the table's node budget ran out: simcore.search.set_budget)."""
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
     k = search.move_values(tab, trick_len, leader, b, cards_out, values_out)
     for i in range(k):
