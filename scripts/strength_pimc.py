@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/strength_pimc.py                                  # pimc and dd, defaults
     .venv/bin/python scripts/strength_pimc.py --policies pimc:8 pimc --deals 2000 --games 300
+    .venv/bin/python scripts/strength_pimc.py --policies pimc:8 pimc pimc:32 dd --deals 0 --games 0 --speed 400
 
 Duplicate: with one seed every run deals the same cards (deal k from the stream (seed, k); in
 games mode game g's hand h from (seed, g, h + 1)).  For a policy P and a partnership (seats 0+2,
@@ -12,6 +13,8 @@ one paired difference: its mean per hand with a t 95% interval.  Games to 10 (EU
 won by P's partnership over both seatings (Wilson 95%), and against the same seats' share with
 the heuristic, paired game by game (t 95%).  Speed: hands (games) per second of each run, all
 threads, start-up excluded (the kernels are compiled or loaded before the clock starts).
+``--speed N``: N hands on one thread with the policy in seat 0 only (heuristic elsewhere), and
+the same hands all heuristic: hands/s and the search's milliseconds per hand.
 """
 
 from __future__ import annotations
@@ -84,6 +87,13 @@ def games_row(policy, games, seed, threads, base):
             f"{interval(100 * paired)} pp | {np.mean(rates):,.2f} |")
 
 
+def speed_row(policy, hands, seed):
+    _, base = timed(["heuristic"], hands, seed, "hands", 1)
+    _, seconds = timed(specs(policy, (0,)), hands, seed, "hands", 1)
+    return (f"| {policy} | {hands:,} | {hands / seconds:,.1f} | "
+            f"{1000 * (seconds - base) / hands:.2f} |")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--policies", nargs="+", default=["pimc", "dd"])
@@ -91,12 +101,13 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games to 10 per seating")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--speed", type=int, default=0, help="hands for the one-thread speed table")
     args = parser.parse_args(argv)
     for policy in args.policies:  # compile (or load) every kernel before any clock starts
         simcore.simulate("euchre", 4, seed=0, policy=specs(policy, (0, 2)))
-    base_hands, _ = timed(["heuristic"], args.deals, args.seed, "hands", args.threads)
     print(f"seed {args.seed}; paired against heuristic everywhere; both partnerships\n")
     if args.deals:
+        base_hands, _ = timed(["heuristic"], args.deals, args.seed, "hands", args.threads)
         print("| policy | deals | net points per hand vs heuristic (95%) | hands/s |")
         print("| --- | --- | --- | --- |")
         for policy in args.policies:
@@ -108,6 +119,11 @@ def main(argv=None) -> int:
         print("| --- | --- | --- | --- | --- | --- |")
         for policy in args.policies:
             print(games_row(policy, args.games, args.seed, args.threads, base_games), flush=True)
+    if args.speed:
+        print("\n| policy (seat 0 only, 1 thread) | hands | hands/s | search ms per hand |")
+        print("| --- | --- | --- | --- |")
+        for policy in args.policies:
+            print(speed_row(policy, args.speed, args.seed), flush=True)
     return 0
 
 
