@@ -18,6 +18,10 @@ compiles the Numba cache), so they describe steady-state throughput.  Steps (``-
     deadwood  one Gin minimum-deadwood call
     memory    peak RSS of ``simcore simulate trump-friend`` at 1M and 10M hands
     cluster   ``--cluster local:1`` against ``--cluster local:2`` on one long run
+    solve     the open-hand solvers, single thread (scripts/bench_solve.py: Spades against DDS,
+              Euchre DD tables, Trump Friend endings and full deals; time and nodes per solve,
+              mean/median/max), and ``simcore solve GAME`` on 1 and 2 threads (deals/s, capped
+              by ``--solve-seconds``: a run that does not finish in time is reported as such)
 
 ``bare``, ``memory`` and ``cluster`` run when ``trump-friend`` is among the ``--only`` games.
 Games with table-size variants (Dummy: ``players`` = 2, 3, 4) get one set of rows per size.
@@ -46,7 +50,8 @@ from simcore.tricks import follow_mask, trick_winner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMCORE = [sys.executable, "-m", "simcore"]
-STEPS = ("bare", "engine", "peers", "e2e", "warm", "cold", "deadwood", "memory", "cluster")
+STEPS = ("bare", "engine", "peers", "e2e", "warm", "cold", "deadwood", "memory", "cluster", "solve")
+SOLVED = ("spades", "euchre", "trump-friend")  # the games with an open-hand solver
 # Every game simcore ships or is about to ship, in README order; unregistered ones are skipped.
 EXPECTED_GAMES = ("trump-friend", "euchre", "dummy", "spades", "gin-rummy")
 # Games played at several table sizes: the rules option and its values.
@@ -554,6 +559,74 @@ def cluster_step(table, sizes):
     return runs, steadies
 
 
+# ---------------------------------------------------------------- open-hand solving
+
+SOLVE_DEALS = {"spades": 2, "euchre": 20_000, "trump-friend": 1}  # deals of a `simcore solve` run
+
+
+def solve_cli_rate(name, deals, threads, cap):
+    """deals/s of ``simcore solve NAME`` (steady: a 1-deal run's time, the start-up, taken off),
+    or None when the run does not finish within ``cap`` seconds."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = ["solve", name, "--quiet", "--threads", str(threads)]
+        start = cli_seconds([*base, "--deals", "1", "--out", str(Path(tmp, "one"))])
+        try:
+            t = time.perf_counter()
+            subprocess.run([*SIMCORE, *base, "--deals", str(deals), "--out", str(Path(tmp, "run"))],
+                           cwd=ROOT, check=True, timeout=cap)
+            seconds = time.perf_counter() - t
+        except subprocess.TimeoutExpired:
+            return None
+    return deals / max(seconds - start, 1e-9)
+
+
+def solver_rows(table, name, cap):
+    """Single-thread solver timings through scripts/bench_solve.py (same deals, one process)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import bench_solve as bs  # noqa: E402 (a sibling script)
+    import random
+
+    def add(what, times, nodes, extra=""):
+        ms = np.asarray(times) * 1000
+        table.row(name, what, 1, f"{ms.mean():.2f} ms mean, {np.median(ms):.2f} median, {ms.max():.1f} max; "
+                  f"nodes {np.mean(nodes):,.0f} / {np.median(nodes):,.0f} / {max(nodes):,}", extra)
+
+    rng = random.Random(1)
+    if name == "spades":
+        for cards, n in ((9, 20), (13, 3)):
+            ours, nodes, dds, agree = bs.bench_spades(rng, n, cards, False, -1, True)
+            add(f"open-hand value, {cards} cards a seat, breaking off ({n} deals)", ours, nodes,
+                f"{np.mean(dds) / np.mean(ours):.3f}x DDS (DDS {1000 * np.mean(dds):.2f} ms mean); "
+                f"values equal {agree}/{n}")
+        ours, nodes, _, _ = bs.bench_spades(rng, 10, 9, True, -1, False)
+        add("open-hand value, 9 cards a seat, breaking on (10 deals)", ours, nodes)
+        ours, nodes, _, _ = bs.bench_spades(rng, 10, 9, True, 0, False)
+        add("open-hand nil value of seat 0, 9 cards a seat (10 deals)", ours, nodes)
+    elif name == "euchre":
+        per_s, elapsed, nodes = bs.bench_euchre(rng, 2000)
+        table.row(name, "full 20-value DD table of a deal (2,000 deals)", 1, f"{per_s:,.0f} deals/s",
+                  f"nodes per solve {np.mean(nodes):,.0f} / {np.median(nodes):,.0f} / {max(nodes):,}")
+    else:
+        for cards, n in ((6, 10), (7, 4)):
+            times, nodes = bs.bench_trump_friend(rng, n, cards)
+            add(f"one call solved, {cards} cards a seat ({n} deals x 5 calls)", times, nodes)
+
+
+def solve_step(table, names, threads, cap):
+    for name in names:
+        solver_rows(table, name, cap)
+        deals = SOLVE_DEALS[name]
+        rates = {}
+        for t in threads:
+            rates[t] = r = solve_cli_rate(name, deals, t, cap)
+            if r is None:
+                table.row(name, f"`simcore solve` ({deals} deals)", t,
+                          f"did not finish in {cap:g} s (< {deals / cap:.3f} deals/s)")
+                continue
+            table.row(name, f"`simcore solve` ({deals} deals)", t, f"{r:,.2f} deals/s",
+                      f"{r / rates[1]:.2f}x of 1 thread" if t > 1 and rates.get(1) else "")
+
+
 def parse_list(text, kind=str):
     return [kind(x.strip().replace("_", "")) for x in text.split(",") if x.strip()] if text else []
 
@@ -579,6 +652,8 @@ def build_parser():
     parser.add_argument("--memory-deals", default="1000000,10000000", help="the two run sizes compared")
     parser.add_argument("--cluster-deals", type=int, help="hands of the cluster run (default 16M; quick 4M)")
     parser.add_argument("--start-deals", type=int, default=1000, help="hands of the warm/cold start runs")
+    parser.add_argument("--solve-seconds", type=float, default=120.0,
+                        help="seconds allowed to each `simcore solve` run (default 120)")
     parser.add_argument("--wait-quiet", type=float, metavar="S",
                         help="time engine and OpenSpiel runs only while nothing else uses the "
                              "CPU (a shared machine), waiting at most S seconds in all")
@@ -663,6 +738,8 @@ def main(argv=None, out=sys.stdout) -> Table:
         memory_step(table, sizes, threads[-1])
     if with_tf and "cluster" in steps:
         cluster_step(table, sizes)
+    if "solve" in steps:
+        solve_step(table, [n for n in names if n in SOLVED], threads, args.solve_seconds)
     table.note(f"Load average at the end (this run included): {os.getloadavg()[0]:.2f}.")
     if args.markdown:
         with open(args.markdown, "w") as f:

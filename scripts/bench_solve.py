@@ -9,8 +9,9 @@
   checked equal.  Also breaking on (SP-7), and the nil objective of seat 0.
 * Euchre: the full 20-value DD table of a deal (``euchre.solver.deal_table``: dd_t0..3 with the
   dealer's best discard when t is the upcard's suit, dd_alone{s}_t{t}), deals per second.
-* Trump Friend: one exact solve of a full deal (5 x 10 cards) per trump call 0..4, the
-  declarer's team = the declarer + the holder of the highest card of the call it lacks.
+* Trump Friend: one exact solve of a full deal (5 x 10 cards; ``--trump-friend-cards K`` for
+  endings of K cards a seat) per trump call 0..4, the declarer's team = the declarer + the
+  holder of the highest card of the call it lacks.
 
 Nodes searched per solve are the search's own counter (``simcore.search.nodes``).
 """
@@ -121,13 +122,13 @@ def friend_team(hands, declarer, trump):
     return 1 << declarer
 
 
-def bench_trump_friend(rng, n):
+def bench_trump_friend(rng, n, cards=10):
     tab = search.table_of(trump_friend.new_tables(1), 0)
-    warm, _ = deal_masks(rng, 5, 10)
+    warm, _ = deal_masks(rng, 5, 3)
     trump_friend.solve_value(warm, 1, NO_TRICK, 0, 0, 1, tab)
     times, nodes = [], []
     for _ in range(n):
-        hands, _ = deal_masks(rng, 5, 10)
+        hands, _ = deal_masks(rng, 5, cards)
         declarer = rng.randrange(5)
         for trump in range(5):
             team = friend_team(hands, declarer, trump)
@@ -146,6 +147,7 @@ def main():
     p.add_argument("--spades-break", type=int, default=3)
     p.add_argument("--euchre", type=int, default=300)
     p.add_argument("--trump-friend", type=int, default=4, help="deals, each solved for 5 calls")
+    p.add_argument("--trump-friend-cards", type=int, default=10, help="cards a seat (10 = full deal)")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     rng = random.Random(a.seed)
@@ -170,8 +172,10 @@ def main():
         row("euchre, one of the 20 table values (time = mean)", [per] * len(nodes), nodes,
             f"**{rate:,.0f} full 20-value tables/s** ({a.euchre} deals in {elapsed:.2f} s)")
     if a.trump_friend:
-        times, nodes = bench_trump_friend(rng, a.trump_friend)
-        row("trump friend, full deal, one call", times, nodes)
+        k = a.trump_friend_cards
+        times, nodes = bench_trump_friend(rng, a.trump_friend, k)
+        row(f"trump friend, {k} cards a seat{' (full deal)' if k == 10 else ''}, one call",
+            times, nodes)
 
 
 if __name__ == "__main__":
