@@ -21,7 +21,7 @@ from simcore.games.base import (
     n_blocks,
     with_attempts,
 )
-from simcore.games.spades import dd_table, layout
+from simcore.games.spades import dd_table, layout, pimc
 from simcore.games.spades.engine import DECK_IDS, games_kernel, hands_kernel, with_play
 from simcore.games.spades.policies import (
     BID_POLICIES,
@@ -49,6 +49,27 @@ _kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _ga
 RANDOM_FAST_PATH = True
 
 
+def _searching(choice: PolicyChoice) -> bool:
+    return any(pimc.is_search(s) for s in choice.seats)
+
+
+def _kernel_pair(choice: PolicyChoice):
+    """The run's kernels: with a search policy (pimc, dd) the search kernel set, compiled only
+    then; else the built-in (or user-policy) kernels."""
+    if _searching(choice):
+        pimc.check_choice(choice)
+        return pimc.kernels()
+    return _kernels(choice)
+
+
+def _blocks(count: int, choice: PolicyChoice) -> int:
+    """Kernel blocks: a searching run spends milliseconds a hand, so it splits small batches
+    finely enough to keep every thread busy (each block allocates its own solver table)."""
+    if _searching(choice):
+        return max(1, min(count, 4 * nb.get_num_threads(), -(-count // 8)))
+    return n_blocks(count)
+
+
 
 
 def policy_arrays(choice: PolicyChoice):
@@ -59,7 +80,9 @@ def policy_arrays(choice: PolicyChoice):
         name = choice.decisions["bid"]
         if name == "seat":
             name = "heuristic" if s in choice.user else choice.seats[s]
-        bid_policies[s] = BID_POLICIES[name]
+        # a searching seat (pimc, dd) bids itself, whatever the bid policy says
+        bid_policies[s] = pimc.search_id(choice.seats[s]) if pimc.is_search(
+            choice.seats[s]) else BID_POLICIES[name]
     modes = np.zeros(N_MODES, np.int64)
     modes[M_NIL] = NIL_POLICIES[choice.decisions["nil"]]
     modes[M_BLIND_NIL] = BLIND_NIL_POLICIES[choice.decisions["blind_nil"]]
@@ -149,9 +172,9 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
 
 def _hands(seed, start, count, rules, choice, log_plays, deal_filter, forced):
-    hands_kernel, _ = _kernels(choice)
+    hands_kernel, _ = _kernel_pair(choice)
     arrays = _row_arrays(count, False, log_plays)
-    bad = np.zeros(n_blocks(count), np.int64)
+    bad = np.zeros(_blocks(count, choice), np.int64)
     bid_policies, modes, policies, all_random = policy_arrays(choice)
     modes[M_WHATIF_NIL] = forced
     attempts = _attempts(count, deal_filter)
@@ -172,10 +195,10 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     The kernel runs twice: once to learn each game's length, then to write every hand row at
     its offset.  Both runs play identical games (streams are keyed by seed, game, hand).
     """
-    _, games_kernel = _kernels(choice)
+    _, games_kernel = _kernel_pair(choice)
     games = np.zeros(count, layout.GAME_ROW)
     game_values = np.zeros((count, 2, 2), np.int32)
-    blocks = n_blocks(count)
+    blocks = _blocks(count, choice)
     bad = np.zeros(blocks, np.int64)
     args = (rules_vector(rules), *policy_arrays(choice))
     constraints = dealing.filter_arrays(LAYOUT, deal_filter)
@@ -224,7 +247,9 @@ GAME = Game(
     name="spades",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
-    play_policies=PLAY_POLICIES,
+    play_policies=pimc.PLAY_POLICIES,
+    omniscient=pimc.OMNISCIENT,
+    policy_notes=pimc.NOTES,
     default_play="heuristic",
     decisions={
         "bid": BID_POLICIES,

@@ -80,6 +80,37 @@ from simcore.games.spades.scoring import game_winner, score_side
 # cache; for a user policy ``with_play`` rebuilds the call chain around another dispatcher.
 play = builtin_play
 
+
+@nb.njit(cache=True)
+def no_search(hands, passed, rules):
+    """The search context of kernels without search policies: nothing (the hands array, which
+    costs nothing to pass).  Search kernels (``kernel_with``) allocate their solver table and
+    sampler scratch here, once per block, and keep ``hands``, ``passed`` and ``rules``."""
+    return hands
+
+
+search_context = no_search
+
+
+@nb.njit(inline="always", cache=True)
+def play_card(policy, seat, hand, legal, view, st, ctx):
+    """A seat's card: the dispatcher ``play``; search kernels replace this hook with one that
+    hands searching policies their context ``ctx``."""
+    return play(policy, seat, hand, legal, view, st)
+
+
+@nb.njit(inline="always", cache=True)
+def bid_for(bid_policy, nil_mode, seat, hand, view, st, ctx):
+    """A seat's bid (``choose_bid``); search kernels replace this hook."""
+    return choose_bid(bid_policy, nil_mode, seat, hand, view, st)
+
+
+@nb.njit(inline="always", cache=True)
+def seen_card(ctx, view, seat, card, i):
+    """Called before each card enters the view; search kernels record what the view does not
+    keep (a spade led before spades broke: the leader held nothing else)."""
+    return None
+
 # Stream names: (seed, a, b, c).  Hands mode: deal k plays from (seed, k, 0, 0) and its dealer
 # is drawn from (seed, k, 0, 1); game mode: hand h of game g plays from (seed, g, h + 1, 0) and
 # the game's first dealer is drawn from (seed, g, 0, 1).  Under --predeal/--condition a deal is
@@ -114,7 +145,7 @@ def blind_nil_allowed(rules, view, seat):
 
 
 @nb.njit(inline="always", cache=True)
-def bidding(st, hands, dealer, rules, bid_policies, modes, view):
+def bidding(st, hands, dealer, rules, bid_policies, modes, view, ctx):
     """SP-4 ... SP-6: one round of bids from the dealer's left; fills V_BIDS and V_BLIND."""
     for s in range(N_SEATS):
         view[V_BIDS + s] = -1
@@ -138,15 +169,15 @@ def bidding(st, hands, dealer, rules, bid_policies, modes, view):
         if view[V_BLIND + s]:
             continue
         if forced and s == first:  # 1: nil; 2: the number its bid policy gives (never nil)
-            view[V_BIDS + s] = 0 if forced == 1 else choose_bid(bid_policies[s], 1, s, hands[s],
-                                                                view, st)
+            view[V_BIDS + s] = 0 if forced == 1 else bid_for(bid_policies[s], 1, s, hands[s],
+                                                             view, st, ctx)
             continue
         if not before and blind_nil_allowed(rules, view, s) and choose_blind_nil(
                 bid_policies[s], modes[M_BLIND_NIL], s, view, st):
             view[V_BIDS + s] = 0
             view[V_BLIND + s] = 1
             continue
-        view[V_BIDS + s] = choose_bid(bid_policies[s], modes[M_NIL], s, hands[s], view, st)
+        view[V_BIDS + s] = bid_for(bid_policies[s], modes[M_NIL], s, hands[s], view, st, ctx)
 
 
 @nb.njit(inline="always", cache=True)
@@ -179,7 +210,7 @@ def blind_nil_exchange(st, hands, bid_policies, modes, view, passed):
 
 
 @nb.njit(inline="always", cache=True)
-def play_tricks(st, hands, leader, must_break, policies, view, plays, winners, row):
+def play_tricks(st, hands, leader, must_break, policies, view, plays, winners, row, ctx):
     """SP-7 ... SP-10: the 13 tricks; counts tricks per seat in the view.  ``must_break``:
     the rules option ``must_break_spades`` (false: a spade may be led at any time).
 
@@ -213,9 +244,10 @@ def play_tricks(st, hands, leader, must_break, policies, view, plays, winners, r
                     legal = hand & ~SPADE_CARDS  # SP-7: no spade lead before they break
             else:
                 legal = follow_mask(hand, led)  # SP-8
-            card = play(policies[seat], seat, hand, legal, view, st)
+            card = play_card(policies[seat], seat, hand, legal, view, st, ctx)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 return -2
+            seen_card(ctx, view, seat, card, i)
             hands[seat] = hand & ~bit(card)
             if i == 0:
                 led = card // 13
@@ -310,7 +342,7 @@ def play_tricks_random(st, hands, leader, must_break, view, plays, winners, row)
 @nb.njit(inline="always", cache=True)
 def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, rules,
                     bid_policies, modes, policies, all_random, totals, bags, wide, small, side16,
-                    total, row, plays, winners, predealt):
+                    total, row, plays, winners, predealt, ctx):
     """Deal, bid, exchange, play and score one hand; write row ``row`` of the column arrays
     (``layout``: ``wide``, ``small``, ``side16``, and ``total`` unless it has no columns); add
     the hand to ``totals`` and ``bags`` (the running score and carried bags of each side).
@@ -330,7 +362,7 @@ def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, r
         deal(st, deck, hands)
     for s in range(N_SEATS):
         wide[row, W_DEALT + s] = hands[s]
-    bidding(pst, hands, dealer, rules, bid_policies, modes, view)
+    bidding(pst, hands, dealer, rules, bid_policies, modes, view, ctx)
     blind_nil_exchange(pst, hands, bid_policies, modes, view, passed)
     for s in range(N_SEATS):
         wide[row, W_HAND + s] = hands[s]
@@ -341,7 +373,7 @@ def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, r
                                           winners, row)
     else:
         broken_trick = play_tricks(pst, hands, (dealer + 1) & 3, must_break, policies, view,
-                                   plays, winners, row)
+                                   plays, winners, row, ctx)
     if broken_trick == -2:
         return False
     for s in range(N_SEATS):
@@ -412,6 +444,7 @@ def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_poli
     masks = np.empty(N_SEATS, np.uint64)
     roles = np.zeros(1, np.int64)
     constrained = is_constrained(fixed, conds)
+    ctx = search_context(hands, passed, rules)
     bad = 0
     for i in range(lo, hi):
         if capped[0]:
@@ -434,7 +467,7 @@ def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_poli
         bags[1] = 0
         if not play_and_record(st, pst, deck, hands, passed, view, seed, np.uint64(k), dealer,
                                rules, bid_policies, modes, policies, all_random, totals, bags,
-                               wide, small, side16, total, i, plays, winners, constrained):
+                               wide, small, side16, total, i, plays, winners, constrained, ctx):
             bad += 1
     return bad
 
@@ -459,6 +492,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
     masks = np.empty(N_SEATS, np.uint64)
     roles = np.zeros(1, np.int64)
     constrained = is_constrained(fixed, conds)
+    ctx = search_context(hands, passed, rules)
     bad = 0
     for g in range(lo, hi):
         if capped[0]:
@@ -486,7 +520,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
                     attempts[row] = n
             if not play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, rules,
                                    bid_policies, modes, policies, all_random, totals, bags, wide,
-                                   small, side16, total, row, plays, winners, constrained):
+                                   small, side16, total, row, plays, winners, constrained, ctx):
                 bad += 1
                 break
             wide[row, W_GAME] = game
@@ -546,8 +580,22 @@ def games_kernel(seed, start, games, game_values, wide, small, side16, total, of
 
 def with_play(play_fn):
     """(hands kernel, games kernel) as plain functions whose play dispatcher is ``play_fn``."""
-    tricks_fn = nb.njit(inline="always")(rebind(play_tricks.py_func, play=play_fn))
-    record_fn = nb.njit(inline="always")(rebind(play_and_record.py_func, play_tricks=tricks_fn))
-    hands_fn = nb.njit(rebind(hands_block.py_func, play_and_record=record_fn))
-    games_fn = nb.njit(rebind(games_block.py_func, play_and_record=record_fn))
+    card_fn = nb.njit(inline="always")(rebind(play_card.py_func, play=play_fn))
+    return kernels_with(lambda fn, name: nb.njit(fn), play_card=card_fn)
+
+
+def kernels_with(jit_block, **hooks):
+    """(hands kernel, games kernel) as plain functions with hooks replaced: ``play_card``,
+    ``bid_for``, ``seen_card``, ``search_context`` and the bidding's own callees
+    (``choose_blind_nil``, ``exchange_mode``).  ``jit_block(fn, name)`` jits a block function
+    (the search kernels give it a cached home of their own)."""
+    def inline(fn, **more):
+        return nb.njit(inline="always")(rebind(fn.py_func, **hooks, **more))
+
+    record_fn = inline(play_and_record, play_tricks=inline(play_tricks), bidding=inline(bidding),
+                       blind_nil_exchange=inline(blind_nil_exchange))
+    hands_fn = jit_block(rebind(hands_block.py_func, **hooks, play_and_record=record_fn),
+                         "search_hands_block")
+    games_fn = jit_block(rebind(games_block.py_func, **hooks, play_and_record=record_fn),
+                         "search_games_block")
     return (rebind(hands_kernel, hands_block=hands_fn), rebind(games_kernel, games_block=games_fn))

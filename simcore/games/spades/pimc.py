@@ -1,0 +1,546 @@
+"""Spades search policies: ``pimc`` (sampled worlds, solved or rolled out) and ``dd`` (omniscient).
+
+``pimc:W``, for every card its seat plays and for its bid: deal the cards the seat cannot see
+W times, uniformly among the deals consistent with what it has seen (:mod:`simcore.sampling`;
+the facts are :func:`play_facts`), score each option in each world and take the best total,
+ties to the lowest card id (the lowest bid, nil first).  The score of a world is the hand's
+score of the seat's side net of the other side's (SP-11 ... SP-14: contracts, bags and their
+penalty from the carried bags, nil and blind nil), from the bids made.
+
+A hybrid, because exact solves of every world are not affordable early in the hand (docs in
+docs/search_policies_spades_tf.md):
+
+* **exact** (the seat holds at most ``EXACT_CARDS`` cards): each legal card's open-hand value
+  (:func:`simcore.games.spades.solver.solve_moves`): the tricks of seats 0+2, and for every
+  nil still alive (a nil bidder with no trick yet) a second solve with that seat's nil
+  objective (its fewest tricks); the nil seat gets those tricks and its partner the rest of
+  the side's.  The solves run under a node budget (``BUDGET``); a world whose solve runs out
+  is scored by rollouts instead.
+* **rollout** (earlier): each legal card played in the world, then every seat (this one
+  included) plays the rest of the hand with the heuristic; the cards of one world are
+  compared on the same world (paired).
+* **bid**: each bid (nil, 1 ... 13) scored in every world by a heuristic rollout of the whole
+  hand, the seats still to bid bidding like the heuristic in that world; ``--policy nil=never``
+  takes nil out of the options.  Blind nil and the blind-nil exchange: the heuristic's.
+* Bids and passes are not evidence: the worlds use card facts only (own hand, cards played and
+  by whom, voids shown, a spade led before spades broke, the cards the seat passed its partner).
+
+``dd`` makes the same evaluation on the true deal (one world: every hand seen); it is labelled
+omniscient in the manifest and ``describe``.
+
+Randomness: each decision seeds its own stream from the deal's policy stream state, the seat
+and the decision (:func:`_seed`) without advancing it, so the other seats' draws are those of
+the same run without searching.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+
+import numba as nb
+import numpy as np
+
+from simcore import rng, sampling, search
+from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
+from simcore.errors import SimcoreError
+from simcore.tricks import follow_mask
+from simcore.games.spades import engine, policies, solver
+from simcore.games.spades.layout import (
+    ALL_CARDS,
+    N_SEATS,
+    N_TRICKS,
+    R_BAG_LIMIT,
+    R_BAG_PENALTY,
+    R_BLIND_NIL_VALUE,
+    R_MUST_BREAK,
+    R_NIL_VALUE,
+    SPADE_CARDS,
+    SPADES,
+    V_BAGS,
+    V_BIDS,
+    V_BLIND,
+    V_BROKEN,
+    V_DEALER,
+    V_LEADER,
+    V_NPLAYED,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_TRICK,
+    V_TRICK_CARDS,
+    V_TRICKS,
+    V_VOIDS,
+    VIEW_SIZE,
+)
+from simcore.games.spades.scoring import score_side
+
+DD = 5000  # policy id of dd (play and bid ids alike; above every built-in id)
+PIMC = 10000  # pimc:W = PIMC + W
+DEFAULT_WORLDS = 20
+MAX_WORLDS = 10000
+EXACT_CARDS = 7  # exact solves when the seat to play holds at most this many cards
+BUDGET = 200_000  # nodes per solve before a world falls back to rollouts
+MAX_STATES = 4096  # capacity states of a Spades observation: at most 14**3
+NIL_NEVER = 1  # policies' nil mode "never"
+K_PLAY, K_BID = 1, 2  # decision kinds, folded into each decision's stream
+
+_PIMC_NAME = re.compile(r"pimc:(\d+)")
+
+
+def search_id(name) -> int | None:
+    """The policy id of ``dd``, ``pimc`` or ``pimc:W`` (None for any other name)."""
+    if not isinstance(name, str):
+        return None
+    if name == "dd":
+        return DD
+    if name == "pimc":
+        return PIMC + DEFAULT_WORLDS
+    match = _PIMC_NAME.fullmatch(name)
+    if match and 1 <= int(match.group(1)) <= MAX_WORLDS:
+        return PIMC + int(match.group(1))
+    return None
+
+
+def is_search(name) -> bool:
+    return search_id(name) is not None
+
+
+class PlayPolicies(dict):
+    """The play policies by name: the built-in ones plus ``pimc:W`` for any W in 1..10000
+    (listed once, as ``pimc:W``)."""
+
+    def __contains__(self, name):
+        return search_id(name) is not None or (name != "pimc:W" and dict.__contains__(self, name))
+
+    def __getitem__(self, name):
+        pid = search_id(name)
+        return pid if pid is not None else dict.__getitem__(self, name)
+
+
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, pimc=PIMC + DEFAULT_WORLDS,
+                             **{"pimc:W": -1}, dd=DD)
+OMNISCIENT = ("dd",)
+NOTES = (
+    f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a whole searching player: its seat "
+    f"plays and bids (nil included) over W deals of the unseen cards: exact open-hand solves "
+    f"once it holds {EXACT_CARDS} cards or fewer, heuristic rollouts before; blind nil and the "
+    "exchange stay the heuristic's; DECISION=NAME policies apply only to the other seats "
+    "(nil=never also keeps a searching seat off nil)",
+    "dd: omniscient (sees every hand): the same evaluation on the true deal; labelled "
+    "omniscient in the manifest",
+)
+
+
+# ---------------------------------------------------------------- the search context
+
+_new_tables = nb.njit(cache=True)(search.new_tables)
+
+# context slots
+C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = 0, 1, 2, 3, 4, 5, 6, 7
+C_TRICK, C_SPADE_ONLY, C_ST, C_HANDS, C_PASSED, C_RULES, C_RVIEW, C_RHANDS = (
+    8, 9, 10, 11, 12, 13, 14, 15)
+C_SIDE, C_NILV, C_TRICKS4 = 16, 17, 18
+
+
+@nb.njit(cache=True)
+def new_context(hands, passed, rules):
+    """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
+    ``hands`` is the kernel's hands array (what ``dd`` sees), ``passed`` the blind-nil
+    exchange, ``rules`` the rules vector."""
+    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
+    search.set_budget(tab, BUDGET)
+    return (tab, sampling.new_scratch(MAX_STATES), np.zeros(N_SEATS, np.int64),
+            np.zeros((3, N_SEATS), np.uint64), np.zeros(N_SEATS, np.uint64),
+            np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
+            np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64), np.zeros(1, np.uint64),
+            hands, passed, rules, np.zeros(VIEW_SIZE, np.int64), np.zeros(N_SEATS, np.uint64),
+            np.zeros(16, np.int64), np.zeros((N_SEATS, 16), np.int64), np.zeros(N_SEATS, np.int64))
+
+
+@nb.njit(inline="always", cache=True)
+def seen_card(ctx, view, seat, card, i):
+    """SP-7: a spade led before spades broke means the leader held nothing else."""
+    flags = ctx[C_SPADE_ONLY]
+    if view[V_TRICK] == 0 and i == 0:
+        flags[:] = 0
+    if i == 0 and card // 13 == SPADES and not view[V_BROKEN] and ctx[C_RULES][R_MUST_BREAK]:
+        flags[seat] = 1
+
+
+@nb.njit(cache=True)
+def _seed(ctx, st, seat, kind, salt):
+    """The decision's own stream: a function of the policy stream's state (not advanced), the
+    seat, the kind of decision and how many cards have been played (``salt``)."""
+    ctx[C_ST][0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+
+
+# ---------------------------------------------------------------- facts -> sampler inputs
+
+
+@nb.njit(cache=True)
+def _played_by(view, seat):
+    n = 0
+    for c in range(52):
+        if view[V_PLAYED_BY + c] == seat:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def play_facts(seat, hand, view, gave_partner, spade_only, need, masks):
+    """What ``seat`` knows in play: its hand, every card played and by whom, the voids shown
+    (and a seat that led a spade before they broke holds only spades, ``spade_only``), the
+    cards it gave its partner in a blind-nil exchange (``gave_partner``) while unplayed.
+    Returns the unseen cards; fills need, masks[0] (allowed), masks[1] (known)."""
+    played = np.uint64(view[V_PLAYED])
+    partner = (seat + 2) & 3
+    for s in range(N_SEATS):
+        masks[0, s] = ALL_CARDS
+        masks[1, s] = 0
+    masks[1, seat] = hand
+    masks[1, partner] = gave_partner & ~played
+    unseen = ALL_CARDS & ~played & ~hand & ~masks[1, partner]
+    for s in range(N_SEATS):
+        need[s] = N_TRICKS - _played_by(view, s) - popcount(masks[1, s])
+        voids = view[V_VOIDS + s] | (7 if spade_only[s] else 0)
+        for suit in range(4):
+            if (voids >> suit) & 1:
+                masks[0, s] &= ~(SUIT_BITS << np.uint64(13 * suit))
+    need[seat] = 0
+    masks[0, seat] = 0
+    return unseen
+
+
+@nb.njit(cache=True)
+def bid_facts(seat, hand, need, masks):
+    """Before play: the seat's own 13 cards, nothing else.  Returns the unseen cards."""
+    for s in range(N_SEATS):
+        masks[0, s] = ALL_CARDS & ~hand
+        masks[1, s] = 0
+        need[s] = N_TRICKS
+    masks[1, seat] = hand
+    masks[0, seat] = 0
+    need[seat] = 0
+    return ALL_CARDS & ~hand
+
+
+@nb.njit(cache=True)
+def _prepare(ctx, unseen, omniscient):
+    """Count the worlds of the facts in ctx; False if the sampler cannot (then the caller
+    falls back to the heuristic)."""
+    if omniscient:
+        return True
+    return sampling.prepare(unseen, ctx[C_NEED], ctx[C_MASKS][0], N_SEATS, ctx[C_SC]) > 0.0
+
+
+@nb.njit(cache=True)
+def _world(ctx, omniscient):
+    """Fill ctx's ``pub`` with the next world: a draw, or with ``omniscient`` the true hands."""
+    masks, pub, hands = ctx[C_MASKS], ctx[C_PUB], ctx[C_HANDS]
+    if not omniscient:
+        sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
+    for s in range(N_SEATS):
+        pub[s] = hands[s] if omniscient else masks[1, s] | masks[2, s]
+
+
+@nb.njit(cache=True)
+def _n_worlds(policy):
+    return 1 if policy == DD else policy - PIMC
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@nb.njit(cache=True)
+def net_score(tricks, seat, view, rules):
+    """The hand's score of ``seat``'s side minus the other side's, with ``tricks`` per seat
+    (SP-11 ... SP-14, the bags carried into the hand included)."""
+    net = 0
+    for p in range(2):
+        score = score_side(view[V_BIDS + p], view[V_BLIND + p], tricks[p],
+                           view[V_BIDS + p + 2], view[V_BLIND + p + 2], tricks[p + 2],
+                           view[V_BAGS + p], rules[R_BAG_LIMIT], rules[R_BAG_PENALTY],
+                           rules[R_NIL_VALUE], rules[R_BLIND_NIL_VALUE])[0]
+        net += score if p == (seat & 1) else -score
+    return net
+
+
+@nb.njit(cache=True)
+def _split(view, side_future, nil_future, tricks):
+    """Per-seat final tricks from each side's tricks still to come: a live nil seat takes
+    ``nil_future[s]`` of its side's (-1: not a live nil), its partner the rest; otherwise the
+    side's tricks go to a member that did not bid nil (who takes them does not change the
+    score, except a broken nil's, which this ignores)."""
+    for s in range(N_SEATS):
+        tricks[s] = view[V_TRICKS + s]
+    for p in range(2):
+        rest = side_future[p]
+        for s in (p, p + 2):
+            if nil_future[s] >= 0:
+                n = min(nil_future[s], rest)
+                tricks[s] += n
+                rest -= n
+        a = p if view[V_BIDS + p] != 0 else p + 2
+        tricks[a] += rest
+
+
+# ---------------------------------------------------------------- rollouts
+
+
+@nb.njit(cache=True)
+def rollout(rv, rh, card, must_break, st):
+    """Play the hand out from the view ``rv`` over the world ``rh`` (both consumed): the seat
+    to move plays ``card`` (-1: the heuristic's), then every seat the heuristic's card, with
+    the engine's rules (SP-7 ... SP-10).  Tricks per seat end in ``rv[V_TRICKS:]``."""
+    leader = rv[V_LEADER]
+    i0 = rv[V_NPLAYED]
+    broken = rv[V_BROKEN] != 0
+    for t in range(rv[V_TRICK], N_TRICKS):
+        rv[V_TRICK] = t
+        rv[V_LEADER] = leader
+        for i in range(i0, N_SEATS):
+            rv[V_NPLAYED] = i
+            s = (leader + i) & 3
+            hand = rh[s]
+            if i == 0:
+                legal = hand
+                if must_break and not broken and (hand & ~SPADE_CARDS):
+                    legal = hand & ~SPADE_CARDS
+            else:
+                legal = follow_mask(hand, rv[V_TRICK_CARDS] // 13)
+            c = card if card >= 0 else policies.heuristic_play(s, hand, legal, rv, st)
+            card = -1
+            rh[s] = hand & ~bit(c)
+            if i > 0 and c // 13 != rv[V_TRICK_CARDS] // 13:
+                rv[V_VOIDS + s] |= 1 << (rv[V_TRICK_CARDS] // 13)
+            if c // 13 == SPADES:
+                broken = True
+                rv[V_BROKEN] = 1
+            rv[V_TRICK_CARDS + i] = c
+            rv[V_PLAYED] |= np.int64(1) << np.int64(c)
+            rv[V_PLAYED_BY + c] = s
+        pos, _ = policies.current_best(rv, N_SEATS)
+        leader = (leader + pos) & 3
+        rv[V_TRICKS + leader] += 1
+        i0 = 0
+
+
+@nb.njit(cache=True)
+def _rollout_score(ctx, view, card, seat):
+    """Net score of ``card`` in the world ``ctx.pub``, the rest of the hand rolled out."""
+    rv, rh, pub = ctx[C_RVIEW], ctx[C_RHANDS], ctx[C_PUB]
+    rv[:] = view
+    rh[:] = pub
+    rules = ctx[C_RULES]
+    rollout(rv, rh, card, rules[R_MUST_BREAK] != 0, ctx[C_ST])
+    return net_score(rv[V_TRICKS:V_TRICKS + N_SEATS], seat, view, rules)
+
+
+# ---------------------------------------------------------------- play
+
+
+@nb.njit(cache=True)
+def _index(legal, c):
+    return popcount(legal & (bit(c) - np.uint64(1)))
+
+
+@nb.njit(cache=True)
+def _exact_scores(ctx, view, seat, legal):
+    """Add each legal card's exact net score in world ``ctx.pub`` to the sums; False (sums
+    untouched) if a solve ran out of its node budget."""
+    tab, pub, trick = ctx[C_TAB], ctx[C_PUB], ctx[C_TRICK]
+    cards_out, values_out, side, nilv = ctx[C_CARDS], ctx[C_VALUES], ctx[C_SIDE], ctx[C_NILV]
+    n = view[V_NPLAYED]
+    for i in range(n):
+        trick[i] = view[V_TRICK_CARDS + i]
+    leader, broken = view[V_LEADER], view[V_BROKEN] != 0
+    must_break = ctx[C_RULES][R_MUST_BREAK] != 0
+    k = solver.solve_moves(pub, leader, trick, n, broken, must_break, -1, tab, cards_out,
+                           values_out)
+    if k < 0:
+        return False
+    for i in range(k):
+        if legal & bit(cards_out[i]):
+            side[_index(legal, cards_out[i])] = values_out[i]
+    nilv[:, :] = -1
+    for s in range(N_SEATS):
+        if policies.nil_alive(view, s):
+            k = solver.solve_moves(pub, leader, trick, n, broken, must_break, s, tab, cards_out,
+                                   values_out)
+            if k < 0:
+                return False
+            for i in range(k):
+                if legal & bit(cards_out[i]):
+                    nilv[s, _index(legal, cards_out[i])] = values_out[i]
+    left = N_TRICKS - view[V_TRICK]
+    side_future = np.zeros(2, np.int64)
+    nil_future = np.zeros(N_SEATS, np.int64)
+    sums, tricks = ctx[C_SUMS], ctx[C_TRICKS4]
+    for j in range(popcount(legal)):
+        side_future[0] = side[j]
+        side_future[1] = left - side[j]
+        for s in range(N_SEATS):
+            nil_future[s] = nilv[s, j]
+        _split(view, side_future, nil_future, tricks)
+        sums[j] += net_score(tricks, seat, view, ctx[C_RULES])
+    return True
+
+
+@nb.njit(cache=True)
+def search_card(policy, seat, hand, legal, view, st, ctx):
+    """pimc / dd card: each legal card's total net score over the worlds; the best, ties to
+    the lowest card."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    omniscient = policy == DD
+    unseen = play_facts(seat, hand, view, ctx[C_PASSED][seat], ctx[C_SPADE_ONLY], ctx[C_NEED],
+                        ctx[C_MASKS])
+    if not _prepare(ctx, unseen, omniscient):
+        return policies.heuristic_play(seat, hand, legal, view, st)
+    _seed(ctx, st, seat, K_PLAY, popcount(np.uint64(view[V_PLAYED])))
+    exact = popcount(hand) <= EXACT_CARDS
+    sums = ctx[C_SUMS]
+    sums[:] = 0
+    for _ in range(_n_worlds(policy)):
+        _world(ctx, omniscient)
+        if exact and _exact_scores(ctx, view, seat, legal):
+            continue
+        m = legal
+        j = 0
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            sums[j] += _rollout_score(ctx, view, c, seat)
+            j += 1
+    return _best_card(legal, sums)
+
+
+@nb.njit(cache=True)
+def _best_card(cards, sums):
+    """The card of ``cards`` (lowest first = index order of ``sums``) with the best sum."""
+    best, best_sum = -1, -(1 << 60)
+    m = cards
+    j = 0
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if sums[j] > best_sum:
+            best, best_sum = c, sums[j]
+        j += 1
+    return best
+
+
+# ---------------------------------------------------------------- bidding
+
+
+@nb.njit(cache=True)
+def _fresh_play(rv):
+    """The view at the first lead (what ``engine.play_tricks`` starts from)."""
+    rv[V_PLAYED] = 0
+    rv[V_BROKEN] = 0
+    rv[V_TRICK] = 0
+    rv[V_NPLAYED] = 0
+    rv[V_LEADER] = (rv[V_DEALER] + 1) & 3
+    for s in range(N_SEATS):
+        rv[V_TRICKS + s] = 0
+        rv[V_VOIDS + s] = 0
+    for c in range(52):
+        rv[V_PLAYED_BY + c] = -1
+
+
+@nb.njit(cache=True)
+def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
+    """SP-4, SP-5: the bid (0 = nil, 1 ... 13) with the best total net score, each bid scored
+    in every world by a heuristic rollout of the hand, the later bidders bidding like the
+    heuristic; ties to the lowest bid."""
+    omniscient = policy == DD
+    unseen = bid_facts(seat, hand, ctx[C_NEED], ctx[C_MASKS])
+    if not _prepare(ctx, unseen, omniscient):
+        return policies.choose_bid(1, 2, seat, hand, view, st)
+    _seed(ctx, st, seat, K_BID, 0)
+    rv, rh, pub, sums = ctx[C_RVIEW], ctx[C_RHANDS], ctx[C_PUB], ctx[C_SUMS]
+    must_break = ctx[C_RULES][R_MUST_BREAK] != 0
+    sums[:] = 0
+    first = 1 if nil_mode == NIL_NEVER else 0
+    for _ in range(_n_worlds(policy)):
+        _world(ctx, omniscient)
+        for b in range(first, 14):
+            rv[:] = view
+            rv[V_BIDS + seat] = b
+            for i in range(1, N_SEATS):
+                s = (seat + i) & 3
+                if rv[V_BIDS + s] < 0:
+                    rv[V_BIDS + s] = policies.choose_bid(1, 2, s, pub[s], rv, ctx[C_ST])
+            _fresh_play(rv)
+            rh[:] = pub
+            rollout(rv, rh, -1, must_break, ctx[C_ST])
+            sums[b] += net_score(rv[V_TRICKS:V_TRICKS + N_SEATS], seat, rv, ctx[C_RULES])
+    best = first
+    for b in range(first, 14):
+        if sums[b] > sums[best]:
+            best = b
+    return best
+
+
+# ---------------------------------------------------------------- kernel hooks
+
+
+@nb.njit(inline="always", cache=True)
+def play_card(policy, seat, hand, legal, view, st, ctx):
+    if policy >= DD:
+        return search_card(policy, seat, hand, legal, view, st, ctx)
+    return policies.builtin_play(policy, seat, hand, legal, view, st)
+
+
+@nb.njit(inline="always", cache=True)
+def bid_for(bid_policy, nil_mode, seat, hand, view, st, ctx):
+    if bid_policy >= DD:
+        return search_bid(bid_policy, nil_mode, seat, hand, view, st, ctx)
+    return policies.choose_bid(bid_policy, nil_mode, seat, hand, view, st)
+
+
+@nb.njit(inline="always", cache=True)
+def choose_blind_nil(bid_policy, mode, seat, view, st):
+    """Blind nil of a searching seat: the heuristic's (it has no hand to sample from yet)."""
+    if bid_policy >= DD:
+        return policies.choose_blind_nil(1, 0, seat, view, st)
+    return policies.choose_blind_nil(bid_policy, mode, seat, view, st)
+
+
+@nb.njit(inline="always", cache=True)
+def exchange_mode(bid_policy, mode):
+    """The blind-nil exchange of a searching seat: the heuristic's."""
+    if bid_policy >= DD:
+        return 1
+    return engine.exchange_mode(bid_policy, mode)
+
+
+def _home(fn, name):
+    """``fn`` under a name of this file, so Numba caches it here (its code is the engine's):
+    after editing engine.py, delete this module's cache (docs/search_policies_spades_tf.md)."""
+    code = fn.__code__.replace(co_filename=__file__, co_name=name, co_qualname=name)
+    return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+
+
+_kernels = None
+
+
+def kernels():
+    """(hands kernel, games kernel) of runs with a search policy (built and compiled on first
+    use, cached on disk): the engine's kernels with this module's hooks."""
+    global _kernels
+    if _kernels is None:
+        hands_fn, games_fn = engine.kernels_with(
+            lambda f, name: nb.njit(cache=True, nogil=True)(_home(f, name)),
+            play_card=play_card, bid_for=bid_for, seen_card=seen_card,
+            choose_blind_nil=choose_blind_nil, exchange_mode=exchange_mode,
+            search_context=new_context)
+        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(_home(f, name))
+                         for f, name in ((hands_fn, "search_hands_kernel"),
+                                         (games_fn, "search_games_kernel")))
+    return _kernels
+
+
+def check_choice(choice) -> None:
+    if choice.user and any(is_search(s) for s in choice.seats):
+        raise SimcoreError("a user play policy and pimc/dd cannot share a run yet")
