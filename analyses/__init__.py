@@ -5,7 +5,7 @@ a PNG chart, the table(s) behind it (CSV) and a Markdown summary.
     analyses.run_analysis(NAME, RUN_DIR, OUT_DIR)
 
 ``ANALYSES`` maps a name to (module, game); the game ``"any"`` accepts a run of every game.
-``--data`` is one run folder, or (for analyses whose module has ``run_set``) a folder whose
+``--data`` is one run folder (several: levels of play side by side, ``analyses.levels``), or (for analyses whose module has ``run_set``) a folder whose
 sub-folders are runs of the same game, e.g. one run per knock threshold.
 """
 
@@ -29,20 +29,40 @@ ANALYSES = {
 }
 
 
-def run_analysis(name: str, data, out) -> list[Path]:
+def run_analysis(name: str, data, out, labels=None) -> list[Path]:
     """Run analysis ``name`` on the run folder (or folder of runs) ``data``; returns the files
-    written in ``out``."""
+    written in ``out``.  ``data`` may be a list of such folders made at different levels of
+    play: each is analysed into ``out/<level>/`` and compared side by side (``analyses.levels``;
+    ``labels`` = ``{folder: name}`` or ``DIR=NAME`` strings overrides the manifest's label)."""
     if name not in ANALYSES:
         raise SimcoreError(f"unknown analysis {name!r}; known: {', '.join(ANALYSES)}")
-    module_name, game = ANALYSES[name]
+    module = importlib.import_module(ANALYSES[name][0])
+    several = isinstance(data, (list, tuple))
+    folders = [Path(d) for d in data] if several else [Path(data)]
+    if not folders:
+        raise SimcoreError("no --data folder given")
+    inputs = [(f, _read_runs(name, module, f)) for f in folders]
+    if len({r.manifest.get("game") for _, runs in inputs for r in runs}) > 1:
+        raise SimcoreError("the --data folders hold runs of different games")
+    out_dir = _out_folder(out)
+    if len(inputs) == 1 and not labels:
+        # one level: exactly the single-run analysis (``data`` as given, for its command line)
+        return _run_one(module, inputs[0][0], inputs[0][1], out_dir, data[0] if several else data)
+    from analyses import levels
+
+    return levels.run_levels(name, module, levels.make_levels(inputs, labels), out_dir,
+                             lambda lv, folder: _run_one(module, lv.data, lv.runs, _out_folder(folder)))
+
+
+def _read_runs(name: str, module, folder: Path) -> list:
+    """The runs of one --data folder: itself, or (for analyses with ``run_set``) its sub-folders."""
     from simcore.runs import MANIFEST, is_run_folder, load, read_manifest
 
     from analyses.common import RunInput
 
-    folder = Path(data)
+    game = ANALYSES[name][1]
     if not folder.is_dir():
         raise SimcoreError(f"{folder} does not exist or is not a folder")
-    module = importlib.import_module(module_name)
     if is_run_folder(folder):
         folders = [folder]
     else:
@@ -60,11 +80,21 @@ def run_analysis(name: str, data, out) -> list[Path]:
         runs.append(RunInput(f, manifest, hands))
     if len({r.manifest.get("game") for r in runs}) > 1:
         raise SimcoreError(f"the runs in {folder} are of different games")
+    return runs
+
+
+def _out_folder(out) -> Path:
     out_dir = Path(out)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise SimcoreError(f"cannot write to {out_dir}: {e.strerror or e}") from None
+    return out_dir
+
+
+def _run_one(module, folder: Path, runs: list, out_dir: Path, data=None) -> list[Path]:
+    """The single-level path: one run (``run``) or a folder of runs (``run_set``)."""
+    data = folder if data is None else data
     if len(runs) > 1 or folder != runs[0].path:
         return module.run_set(runs, out_dir, data)
     return module.run(runs[0].hands, runs[0].manifest, out_dir, data)

@@ -238,3 +238,38 @@ def _finding(table: pl.DataFrame, wtable, wi) -> str:
     if not parts:
         return "Too few played hands to compare."
     return ("Observational: " if not wi else "") + "; ".join(parts) + "."
+
+
+def level_claims(out: Path) -> list:
+    """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
+    from analyses.levels import Claim, sign_verdict, threshold_claim
+
+    table = pl.read_csv(out / f"{NAME}.csv")
+    ordered = table.filter((pl.col("kind") == KINDS[0]) & (pl.col("feature") == "trumps"))
+    claims = [threshold_claim("Trumps held from which makers who ordered up gained net points (observational)",
+                              ordered.rename({"value": "trumps"}), "trumps", "points_low", "trumps")]
+    alone = table.filter((pl.col("kind") == KINDS[2]) & (pl.col("feature") == "trumps"))
+    if alone["n"].sum():
+        from analyses.stats import wilson
+
+        n, k = int(alone["n"].sum()), int(alone["marches"].sum())
+        lo, hi = wilson([k], [n])
+        claims.append(Claim("Lone players taking all five tricks (observational)",
+                            sign_verdict(lo[0] - 0.5, hi[0] - 0.5, "most lone hands fall short of a march",
+                                         "most lone hands march", "about half of lone hands march"),
+                            k / n, lo[0], hi[0], "lone hands marching (%)", n, 100))
+    path = out / f"{NAME}_whatif.csv"
+    if path.is_file():
+        w = pl.read_csv(path).filter(pl.col("feature") == "trumps").rename({"value": "trumps"})
+        what, comparison = w["decision"][0], w["comparison"][0]
+        claims.append(threshold_claim(f"Trumps held from which {comparison} pays (what-if {what}, paired)",
+                                      w, "trumps", "change_low", "trumps"))
+        three = w.filter(pl.col("trumps") == 3)
+        if three.height and three["n"][0] >= 30:
+            r = three.row(0, named=True)
+            first, second = comparison.split(" − ")
+            claims.append(Claim(f"{comparison} holding 3 trumps (net points per hand, what-if {what}, paired)",
+                                sign_verdict(r["change_low"], r["change_high"], f"'{second}' is better",
+                                             f"'{first}' is better", "neither is significantly better"),
+                                r["change"], r["change_low"], r["change_high"], "net points per hand", r["n"]))
+    return claims
