@@ -26,6 +26,7 @@ ANALYSES = {
     "gin-knock": ("analyses.gin_knock", "gin-rummy"),
     "dealing-check": ("analyses.dealing_check", ANY_GAME),
     "dummy-advantage": ("analyses.dummy_advantage", "dummy"),
+    "euchre-dd-order": ("analyses.euchre_dd_order", "euchre"),
 }
 
 
@@ -77,6 +78,10 @@ def _read_runs(name: str, module, folder: Path) -> list:
         manifest = read_manifest(f)
         if game != ANY_GAME and manifest.get("game") != game:
             raise SimcoreError(f"analysis {name!r} needs a {game} run; {f} is {manifest.get('game')}")
+        solved = manifest.get("command") == "solve"
+        if solved and hasattr(module, "level_claims") and not getattr(module, "SOLVE_RUNS", False):
+            raise SimcoreError(f"analysis {name!r} reads simcore simulate runs; {f} is an open-hand table "
+                               "(simcore solve)" + (": use euchre-dd-order" if game == "euchre" else ""))
         runs.append(RunInput(f, manifest, hands))
     if len({r.manifest.get("game") for r in runs}) > 1:
         raise SimcoreError(f"the runs in {folder} are of different games")

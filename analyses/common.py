@@ -103,6 +103,8 @@ def one_row_per_deal(run: RunInput) -> pl.LazyFrame:
 
 
 def policies_text(manifest: dict) -> str:
+    if manifest.get("command") == "solve":
+        return "open-hand (simcore solve: every card seen, best play by every seat)"
     pol = dict(manifest.get("policies", {}))
     seats = pol.pop("seats", [])
     play = "/".join(seats) if len(set(seats)) > 1 else (seats[0] if seats else "?")
