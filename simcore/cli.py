@@ -10,6 +10,7 @@
                   [--resume] [--cluster ADDRESS] [--quiet] [--chunk-size K]
     simcore analyze NAME --data DIR --out DIR
     simcore describe GAME
+    simcore show RUN (--deal K | --game G [--hand H]) [--option X] [--log-plays] [--json]
 
 Bad input is reported as one line on stderr with exit status 2; never a traceback.
 """
@@ -126,6 +127,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     desc = sub.add_parser("describe", help="list a game's rules options and policies")
     desc.add_argument("game", metavar="GAME")
+
+    shw = sub.add_parser("show", help="print one deal of a run as a player reads it",
+                         description="Print one deal of a run folder: hands by suit, the calls, "
+                                     "the result, the tricks (--log-plays), a solve run's DD table.")
+    shw.add_argument("run", metavar="RUN", help="a folder made by simcore simulate or solve")
+    shw.add_argument("--deal", type=_whole_number, default=None, help="hands mode: deal K, from 0")
+    shw.add_argument("--game", type=_whole_number, default=None, help="games mode: game G, from 0")
+    shw.add_argument("--hand", type=_whole_number, default=None,
+                     help="games mode: hand H of the game, from 0 (default 0)")
+    shw.add_argument("--option", default=None, metavar="X",
+                     help="what-if runs: the option's row (default: one line per option)")
+    shw.add_argument("--log-plays", action="store_true",
+                     help="every trick in order (runs made with --log-plays)")
+    shw.add_argument("--json", action="store_true", help="the same content as JSON")
     return parser
 
 
@@ -156,6 +171,10 @@ def _dispatch(args) -> int:
         return 0
     if args.command == "describe":
         return _describe(args.game)
+    if args.command == "show":
+        from simcore.show import main as show_main
+
+        return show_main(args)
     raise SimcoreError(f"unknown command {args.command!r}")
 
 

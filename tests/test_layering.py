@@ -29,6 +29,7 @@ LAYERS = [
     # the solver facade
     ("games", ["simcore.games", "simcore.games.*", "simcore.solve"]),
     ("runs", ["simcore.runs"]),  # reading a finished run folder
+    ("show", ["simcore.show"]),  # one deal of a run as text (simcore show): reads runs only
     ("analyses", ["analyses", "analyses.*"]),
     # the runner drives the cluster (it hands it the task to run), so the cluster sits below it
     ("cluster", ["simcore.cluster"]),
