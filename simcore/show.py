@@ -77,8 +77,8 @@ def _seat_list(seats) -> str:
     return ", ".join(str(s) for s in seats)
 
 
-def _signed(v: int) -> str:
-    return f"{v:+d}" if v else "0"
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 # ------------------------------------------------------------------ what a layout holds
@@ -193,17 +193,18 @@ def _euchre(row, f: CardText, solved: bool) -> Layout:
     for key, side in (("alone_maker", "makers"), ("alone_defender", "defenders")):
         if row[key] >= 0:
             lay.role(row[key], "alone")
+            lay.role((row[key] + 2) % 4, "sits out")
             lay.calls.append((f"alone ({side})", f"seat {row[key]}"))
     side = maker % 2
     made = row[f"side_tricks{side}"]
     verdict = ("march" if made == 5 else "made" if made >= 3 else "euchred")
     scorer = 0 if row["points0"] else 1
-    lay.summary = (f"trump {f.suit(trump)} by seat {maker}: makers {made} tricks, {verdict}; "
-                   f"side {scorer}+{scorer + 2} scores {row[f'points{scorer}']}")
+    lay.summary = (f"trump {f.suit(trump)} by seat {maker}: makers {_count(made, 'trick')}, "
+                   f"{verdict}; side {scorer}+{scorer + 2} scores {row[f'points{scorer}']}")
     lay.table = {"columns": [f"seat {s}" for s in range(4)],
                  "rows": [["tricks", *[row[f"tricks{s}"] for s in range(4)]]]}
-    lay.after.append(f"side 0+2: {row['side_tricks0']} tricks, {row['points0']} points; "
-                     f"side 1+3: {row['side_tricks1']} tricks, {row['points1']} points")
+    lay.after.append("; ".join(f"side {p}+{p + 2}: {_count(row[f'side_tricks{p}'], 'trick')}, "
+                               f"{_count(row[f'points{p}'], 'point')}" for p in range(2)))
     return lay
 
 
@@ -610,8 +611,7 @@ def _trick_lines(content) -> list[str]:
     for t in content["tricks"]:
         cards = "  ".join(f"{s}:{c}" for s, c in t["plays"])
         points = t.get("points")
-        tail = f"won by {t['winner']}" + (
-            "" if points is None else f", {points} point" + ("" if points == 1 else "s"))
+        tail = f"won by {t['winner']}" + ("" if points is None else ", " + _count(points, "point"))
         line = f"{t['trick']:>3}  {cards}   {tail}"
         lines.extend([line] if len(line) <= WIDTH else [f"{t['trick']:>3}  {cards}", f"     {tail}"])
     if not content["tricks"]:
