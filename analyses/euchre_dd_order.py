@@ -212,7 +212,7 @@ def _finding(table: pl.DataFrame) -> str:
 
 def level_claims(out: Path) -> list:
     """The answers compared across levels (several solve runs, e.g. other rules: ``--label``)."""
-    from analyses.levels import Claim, sign_verdict, threshold_claim
+    from analyses.levels import mean_claim, threshold_claim
 
     table = pl.read_csv(out / f"{NAME}.csv")
     every = table.filter((pl.col("kind") == KINDS[0]) & pl.col("position").is_null() & pl.col("bowers").is_null())
@@ -223,9 +223,7 @@ def level_claims(out: Path) -> list:
     three = every.filter(pl.col("trumps") == 3)
     if three.height:
         r = three.row(0, named=True)
-        claims.append(Claim("Ordering up with 3 trumps (makers' net points per hand, open-hand)",
-                            sign_verdict(r["points_low"], r["points_high"], "it loses points", "it gains points",
-                                         "it breaks even"),
-                            r["points"], r["points_low"], r["points_high"], "net points per hand", r["n"]))
+        claims.append(mean_claim("Ordering up with 3 trumps (makers' net points per hand, open-hand)",
+                                 r["points"], r["points_std"], r["n"], "it loses points", "it gains points",
+                                 "it breaks even", "net points per hand"))
     return claims
-

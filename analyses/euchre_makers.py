@@ -242,7 +242,7 @@ def _finding(table: pl.DataFrame, wtable, wi) -> str:
 
 def level_claims(out: Path) -> list:
     """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
-    from analyses.levels import Claim, sign_verdict, threshold_claim
+    from analyses.levels import mean_claim, rate_claim, threshold_claim
 
     table = pl.read_csv(out / f"{NAME}.csv")
     ordered = table.filter((pl.col("kind") == KINDS[0]) & (pl.col("feature") == "trumps"))
@@ -250,14 +250,9 @@ def level_claims(out: Path) -> list:
                               ordered.rename({"value": "trumps"}), "trumps", "points_low", "trumps")]
     alone = table.filter((pl.col("kind") == KINDS[2]) & (pl.col("feature") == "trumps"))
     if alone["n"].sum():
-        from analyses.stats import wilson
-
-        n, k = int(alone["n"].sum()), int(alone["marches"].sum())
-        lo, hi = wilson([k], [n])
-        claims.append(Claim("Lone players taking all five tricks (observational)",
-                            sign_verdict(lo[0] - 0.5, hi[0] - 0.5, "most lone hands fall short of a march",
-                                         "most lone hands march", "about half of lone hands march"),
-                            k / n, lo[0], hi[0], "lone hands marching (%)", n, 100))
+        claims.append(rate_claim("Lone players taking all five tricks (observational)", int(alone["marches"].sum()),
+                                 int(alone["n"].sum()), "most lone hands fall short of a march",
+                                 "most lone hands march", "about half of lone hands march", "lone hands marching (%)"))
     path = out / f"{NAME}_whatif.csv"
     if path.is_file():
         w = pl.read_csv(path).filter(pl.col("feature") == "trumps").rename({"value": "trumps"})
@@ -268,8 +263,7 @@ def level_claims(out: Path) -> list:
         if three.height and three["n"][0] >= 30:
             r = three.row(0, named=True)
             first, second = comparison.split(" − ")
-            claims.append(Claim(f"{comparison} holding 3 trumps (net points per hand, what-if {what}, paired)",
-                                sign_verdict(r["change_low"], r["change_high"], f"'{second}' is better",
-                                             f"'{first}' is better", "neither is significantly better"),
-                                r["change"], r["change_low"], r["change_high"], "net points per hand", r["n"]))
+            claims.append(mean_claim(f"{comparison} holding 3 trumps (net points per hand, what-if {what}, paired)",
+                                     r["change"], r["change_std"], r["n"], f"'{second}' is better",
+                                     f"'{first}' is better", "neither is significantly better", "net points per hand"))
     return claims

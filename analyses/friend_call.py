@@ -187,3 +187,16 @@ def span(values) -> str:
     if len(values) > 1 and values == list(range(values[0], values[-1] + 1)):
         return f"{values[0]}–{values[-1]}" if values[-1] != values[0] else str(values[0])
     return ", ".join(map(str, values))
+
+
+def level_claims(out: Path) -> list:
+    """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
+    from analyses.levels import mean_claim
+
+    a = pl.read_csv(out / f"{NAME}_paired.csv").filter(pl.col("feature") == "all").row(0, named=True)
+    words = ("calling the highest-trump friend is better", "no friend is better", "neither is significantly better")
+    return [mean_claim("No friend instead of the highest-trump friend: the declarer side's win rate (paired)",
+                       a["win_change"], a["win_change_std"], a["n"], *words, "win rate change (points)", 100),
+            mean_claim("No friend instead of the highest-trump friend: the declarer's score relative to the "
+                       "others per round (paired)", a["relative_change"], a["relative_change_std"], a["n"], *words,
+                       "relative score change per round")]

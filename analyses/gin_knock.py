@@ -464,3 +464,30 @@ def _finding(t: pl.DataFrame, runs, several: bool, unit: str) -> str:
             f"({common.pct(best[f'win_rate{s}'])}, 95% CI {common.pct(best[f'win_rate{s}_low'])}–"
             f"{common.pct(best[f'win_rate{s}_high'])}) and least at {at(worst)} "
             f"({common.pct(worst[f'win_rate{s}'])}); over all runs {first}.")
+
+
+def level_claims(out: Path) -> list:
+    """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
+    from analyses.levels import mean_claim, rate_claim
+
+    path = out / f"{NAME}_whatif.csv"
+    if not path.is_file():
+        t = pl.read_csv(out / f"{NAME}.csv")
+        unit = t["unit"][0]
+        return [rate_claim(f"The first player's share of {unit} won (non-dealer of the first hand)",
+                           int(t["first_wins"].sum()), int(t["n"].sum()), "the first player is at a disadvantage",
+                           "the first player has an advantage", "no significant first-player advantage",
+                           f"{unit} won by the first player (%)")]
+    t = pl.read_csv(path)
+    ref = t.filter(pl.col("dealer_strategy") == "now")
+    ref = ref if ref.height else t.filter(pl.col("run") == t["run"][0])
+    best = ref.sort("points", descending=True).row(0, named=True)
+    name = STRATEGY_TEXT.get(best["option"], best["option"])
+    dealer = STRATEGY_TEXT.get(best["dealer_strategy"], best["dealer_strategy"])
+    # the option's name is the answer only when it beats the baseline: near-ties of the point
+    # estimates must not read as a change of answer between levels
+    base = best["baseline"]
+    return [mean_claim(f"The non-dealer's best knock option against a dealer who plays '{dealer}', against "
+                       f"'{base}' (what-if knock, paired)", best["change"], best["change_std"], best["n"],
+                       f"no option beats '{base}'", f"'{name}' is best, significantly better than '{base}'",
+                       f"no option beats '{base}' significantly", "net points per hand over the baseline")]

@@ -46,16 +46,24 @@ class Claim:
     unit: str = ""          # the estimate's unit, for the chart's axis
     n: int = 0              # sample behind the estimate
     scale: float = 1.0      # drawn as value × scale (100 for rates shown in %)
+    signed: bool = False    # a change (+/−); with scale 100, in percentage points
 
     def text(self) -> str:
-        s = self.scale
-        fmt = "{:.1f}%" if s == 100 else "{:+.2f}"
+        """The estimate in words: "82.3%, 95% CI 71.0%–89.8%, n = 96"."""
         if not np.isfinite(self.value):
             return f"n = {self.n:,}"
+        if self.scale == 100 and not self.signed:
+            v, lo, hi = (f"{100 * x:.1f}%" for x in (self.value, self.low, self.high))
+            ci = f"95% CI {lo}–{hi}"
+        elif self.scale == 100:
+            v, lo, hi = (f"{100 * x:+.1f}" for x in (self.value, self.low, self.high))
+            v, ci = f"{v} points", f"95% CI {lo} to {hi}"
+        else:
+            v, lo, hi = (f"{x:+.2f}" if self.signed else f"{x:g}" for x in (self.value, self.low, self.high))
+            ci = f"95% CI {lo} to {hi}"
         if not (np.isfinite(self.low) and np.isfinite(self.high)):
-            return f"{self.value:g} {self.unit}, n = {self.n:,}"
-        return (f"{fmt.format(s * self.value)}, 95% CI {fmt.format(s * self.low)} to "
-                f"{fmt.format(s * self.high)}")
+            return f"{v}{'' if self.scale == 100 else ' ' + self.unit}, n = {self.n:,}"
+        return f"{v}, {ci}, n = {self.n:,}"
 
 
 def sign_verdict(low: float, high: float, below: str, above: str, neither: str) -> str:
@@ -93,6 +101,40 @@ def difference(a: float, a_std: float, a_n: int, b: float, b_std: float, b_n: in
     se = float(np.sqrt(a_std ** 2 / a_n + b_std ** 2 / b_n)) if a_n and b_n else float("nan")
     d = a - b
     return d, d - 1.959964 * se, d + 1.959964 * se
+
+
+def pooled(n, mean, std) -> tuple[float, float, int]:
+    """(mean, standard deviation, n) of the union of groups given their sizes, means and
+    standard deviations (within-group plus between-group sums of squares)."""
+    n, mean, std = (np.asarray(a, dtype=float) for a in (n, mean, std))
+    keep = n > 0
+    n, mean, std = n[keep], mean[keep], np.nan_to_num(std[keep])
+    total = n.sum()
+    if total < 2:
+        return float("nan"), float("nan"), int(total)
+    m = float((n * mean).sum() / total)
+    ss = ((n - 1) * std ** 2).sum() + (n * (mean - m) ** 2).sum()
+    return m, float(np.sqrt(ss / (total - 1))), int(total)
+
+
+def mean_claim(question: str, mean: float, std: float, n: int, below: str, above: str, neither: str,
+               unit: str, scale: float = 1.0) -> Claim:
+    """A claim on a mean (t interval) decided by the sign of its interval."""
+    from analyses.stats import t_interval
+
+    lo, hi = t_interval([mean], [std], [n])
+    return Claim(question, sign_verdict(lo[0], hi[0], below, above, neither), mean, float(lo[0]), float(hi[0]),
+                 unit, n, scale, signed=True)
+
+
+def rate_claim(question: str, successes: int, n: int, below: str, above: str, neither: str, unit: str,
+               against: float = 0.5) -> Claim:
+    """A claim on a rate (Wilson interval) decided by its interval's side of ``against``."""
+    from analyses.stats import wilson
+
+    lo, hi = wilson([successes], [n])
+    return Claim(question, sign_verdict(lo[0] - against, hi[0] - against, below, above, neither),
+                 successes / n if n else float("nan"), float(lo[0]), float(hi[0]), unit, n, 100)
 
 
 def level_label(manifest: dict) -> str:

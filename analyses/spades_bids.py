@@ -183,3 +183,29 @@ def _finding(by_bid: pl.DataFrame, nil: pl.DataFrame, wi) -> str:
         parts.append(f"overall {common.pct(total['successes'].sum() / total['n'].sum())} of "
                      f"{total['n'].sum():,} nil bids")
     return "; ".join(parts) + "."
+
+
+def level_claims(out: Path) -> list:
+    """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
+    from analyses.levels import mean_claim, pooled, rate_claim
+
+    by_bid = pl.read_csv(out / f"{NAME}_by_bid.csv")
+    claims = []
+    if by_bid.height:
+        m, s, n = pooled(by_bid["n"], by_bid["mean_tricks"] - by_bid["bid"], by_bid["mean_tricks_std"])
+        claims.append(mean_claim("Tricks taken minus tricks bid (numeric bids)", m, s, n,
+                                 "bidders take fewer tricks than they bid", "bidders take more tricks than they bid",
+                                 "tricks match bids on average", "tricks per bid"))
+    nil = pl.read_csv(out / f"{NAME}_nil.csv").filter(pl.col("feature") == "spades")
+    what_if = "score_change" in nil.columns
+    source = "what-if nil: the first bidder's every hand" if what_if else "observational: the nil bids chosen"
+    if nil["n"].sum():
+        claims.append(rate_claim(f"Nil bids that succeed ({source})", int(nil["successes"].sum()), int(nil["n"].sum()),
+                                 "most nil bids fail", "most nil bids succeed", "about half succeed", "nil succeeds (%)"))
+    if what_if:
+        g = nil.drop_nulls("score_change")
+        m, s, n = pooled(g["n"], g["score_change"], g["score_change_std"])
+        claims.append(mean_claim("Bidding nil instead of a number: the first bidder's side score per hand (paired)",
+                                 m, s, n, "the numeric bid is better", "nil is better",
+                                 "neither is significantly better", "side score change per hand"))
+    return claims

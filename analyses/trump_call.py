@@ -397,3 +397,30 @@ def _finding(by_call, by_length, nt_table, best_table, paired: bool) -> str:
                  f"of deals, another suit in {common.pct(shares['best_other'])} and no trump in "
                  f"{common.pct(shares['best_notrump'])}.")
     return text
+
+
+def level_claims(out: Path) -> list:
+    """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
+    from analyses.levels import Claim, difference, mean_claim, sign_verdict
+
+    words = ("no trump is worse than the longest suit", "no trump is better than the longest suit",
+             "no trump and the longest suit do not differ significantly")
+    path = out / f"{NAME}_notrump.csv"
+    if not path.is_file():
+        # observational: no trump's rounds against the suit calls' (independent groups)
+        t = pl.read_csv(out / f"{NAME}.csv")
+        nt, suits = t.filter(pl.col("trump") == NO_TRUMP), t.filter(pl.col("trump") < NO_TRUMP)
+        if not nt.height or not suits.height:
+            return []
+        p1, n1 = nt["successes"].sum() / nt["n"].sum(), int(nt["n"].sum())
+        p2, n2 = suits["successes"].sum() / suits["n"].sum(), int(suits["n"].sum())
+        d, lo, hi = difference(p1, np.sqrt(p1 * (1 - p1)), n1, p2, np.sqrt(p2 * (1 - p2)), n2)
+        return [Claim("No trump against the suit calls: win rate (observational, the calls the policy made)",
+                      sign_verdict(lo, hi, "no trump wins less often than the suit calls",
+                                   "no trump wins more often than the suit calls", "no significant difference"),
+                      d, lo, hi, "win rate difference (points)", n1 + n2, 100, signed=True)]
+    o = pl.read_csv(path).filter(pl.col("longest_length").is_null()).row(0, named=True)
+    return [mean_claim("No trump instead of the longest suit: the declarer side's win rate (paired per deal)",
+                         o["win_change"], o["win_change_std"], o["n"], *words, "win rate change (points)", 100),
+              mean_claim("No trump instead of the longest suit: the declarer's score change (paired per deal)",
+                         o["delta_change"], o["delta_change_std"], o["n"], *words, "points per round")]
