@@ -24,7 +24,8 @@ from simcore.games.dummy.layout import (
     V_CAN_DISCARD_TAKEN, V_COUNT0, V_DEALER, V_DIR, V_DRAWN, V_FINAL,
     V_HEAD, V_HEAD_BONUS, V_HEAD_IN_PILE, V_LAYOFFS_LEFT, V_MELD0, V_N_MELDS, V_N_PILE, V_OPENED,
     V_PILE0, V_PILE_MASK, V_PLAYERS, V_SEAT, V_SPETO100, V_STOCK, V_TABLE_MASK, V_TAKEN, V_TURN,
-    VIEW_SIZE, points,
+    V_DISCARDS0, V_PENALTIES, V_PICKS0, PEN_FULL, PEN_HEAD_FEED, PEN_LAYOFF, PEN_SPETO_DISCARD,
+    PEN_SPETO_FEED, VIEW_SIZE, points,
 )
 from simcore.games.dummy.policies import builtin_play
 
@@ -442,6 +443,11 @@ def _deal(st, pst, deck, dealer, starter, direction, cfg, hands, dealt, pile, pi
     view[V_SPETO100] = cfg[C_SPETO100]
     view[V_HEAD_BONUS] = cfg[C_HEAD_BONUS]
     view[V_CAN_DISCARD_TAKEN] = cfg[C_MAY_DISCARD_TAKEN]
+    view[V_PENALTIES] = ((PEN_HEAD_FEED if cfg[C_HEAD_FEED] else 0)
+                         | (PEN_LAYOFF if cfg[C_LAYOFF_DISCARD] else 0)
+                         | (PEN_FULL if cfg[C_FULL_DISCARD] else 0)
+                         | (PEN_SPETO_FEED if cfg[C_SPETO_FEED] else 0)
+                         | (PEN_SPETO_DISCARD if cfg[C_SPETO_DISCARD] else 0))
     view[V_PILE0] = head
     view[V_N_PILE] = 1
     view[V_PILE_MASK] = ds[D_PILE_MASK]
@@ -479,6 +485,7 @@ def _begin_turn(p, final, cfg, hands, feeds, view, info, seat_res, ds):
 @nb.njit(inline="always", cache=True)
 def _put(p, cards, view, ds):
     """Seat p puts ``cards`` on the table (melds or lay-offs; they count in p's T)."""
+    view[V_PICKS0 + p] &= ~np.int64(cards)
     ds[D_TABLE_MASK] |= np.int64(cards)
     view[V_TABLE_MASK] = ds[D_TABLE_MASK]
     ds[D_PLACED0 + p] |= np.int64(cards)
@@ -535,6 +542,7 @@ def _take(p, d, meld, hands, melds, pile, feeds, view, seat_res, ds):
     ds[D_OPENED] |= 1 << p
     view[V_OPENED] = ds[D_OPENED]
     view[V_TAKEN] = np.int64(taken & ~meld)
+    view[V_PICKS0 + p] |= np.int64(taken & ~meld)
     f = 0
     while f < ds[D_N_FEEDS]:
         if feeds[f, 0] != p and (meld & bit(feeds[f, 1])) and (meld & np.uint64(feeds[f, 2])):
@@ -625,6 +633,8 @@ def _discard(p, taken, cfg, policies, hands, melds, pile, pile_from, acts, feeds
     pile[n_pile] = c
     pile_from[n_pile] = p
     view[V_PILE0 + n_pile] = c
+    view[V_PICKS0 + p] &= ~np.int64(cb)
+    view[V_DISCARDS0 + p] |= np.int64(cb)
     ds[D_N_PILE] = n_pile + 1
     ds[D_PILE_MASK] |= np.int64(cb)
     view[V_N_PILE] = n_pile + 1

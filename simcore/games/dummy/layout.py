@@ -74,7 +74,17 @@ V_DRAWN = 19          # 1 if the seat drew from the stock this turn
 V_COUNT0 = 20         # cards in hand of seat 0..3 (public)
 V_PILE0 = 24          # the pile, bottom (oldest) first: view[V_PILE0 + i], i < view[V_N_PILE]
 V_MELD0 = V_PILE0 + DECK   # table meld masks: view[V_MELD0 + j], j < view[V_N_MELDS]
-VIEW_SIZE = V_MELD0 + MAX_MELDS
+V_PICKS0 = V_MELD0 + MAX_MELDS  # seat s: cards it took from the pile into its hand and still holds
+V_DISCARDS0 = V_PICKS0 + N_SEATS  # seat s: cards it discarded this deal
+V_PENALTIES = V_DISCARDS0 + N_SEATS  # the optional discard penalties in force (PEN_* bits)
+VIEW_SIZE = V_PENALTIES + 1
+
+# bits of view[V_PENALTIES]
+PEN_HEAD_FEED = 1       # DM-34 head_feed_penalty
+PEN_LAYOFF = 2          # DM-32 layoff_discard_penalty
+PEN_FULL = 4            # DM-33 full_discard_penalty
+PEN_SPETO_FEED = 8      # DM-34 speto_feed_penalty
+PEN_SPETO_DISCARD = 16  # DM-34 speto_discard_penalty
 
 # per-deal integer results ``res[...]`` and per-seat results ``seat_res[row, seat]``
 R_KNOCKER = 0
