@@ -132,14 +132,17 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Print one deal of a run folder: hands by suit, the calls, "
                                      "the result, the tricks (--log-plays), a solve run's DD table.")
     shw.add_argument("run", metavar="RUN", help="a folder made by simcore simulate or solve")
-    shw.add_argument("--deal", type=_whole_number, default=None, help="hands mode: deal K, from 0")
-    shw.add_argument("--game", type=_whole_number, default=None, help="games mode: game G, from 0")
-    shw.add_argument("--hand", type=_whole_number, default=None,
+    shw.add_argument("--deal", type=_whole_number, default=None, metavar="K",
+                     help="hands mode: deal K, from 0")
+    shw.add_argument("--game", type=_whole_number, default=None, metavar="G",
+                     help="games mode: game G, from 0")
+    shw.add_argument("--hand", type=_whole_number, default=None, metavar="H",
                      help="games mode: hand H of the game, from 0 (default 0)")
     shw.add_argument("--option", default=None, metavar="X",
                      help="what-if runs: the option's row (default: one line per option)")
     shw.add_argument("--log-plays", action="store_true",
-                     help="every trick in order (runs made with --log-plays)")
+                     help="every trick in order (runs made with --log-plays; the rummy "
+                          "games keep no turn log)")
     shw.add_argument("--json", action="store_true", help="the same content as JSON")
     return parser
 

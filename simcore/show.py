@@ -514,6 +514,9 @@ def show(run, deal: int | None = None, *, game: int | None = None, hand: int | N
 def _content(folder, manifest, rows, row, address, f, solved, log_plays) -> dict[str, Any]:
     name = manifest["game"]
     lay = LAYOUTS[name](row if row is not None else rows[0], f, solved)
+    if manifest.get("conditions"):  # a constrained run: what was asked, and what it took
+        lay.deal.append(("conditions", "; ".join(manifest["conditions"])))
+        lay.deal.append(("attempts", str(rows[0]["attempts"])))
     overview = row is None  # a what-if run without --option: every option's result in a line
     content: dict[str, Any] = {
         "run": str(folder), "game": name, "command": manifest.get("command", "simulate"),
@@ -572,6 +575,19 @@ def _facts_lines(facts) -> list[str]:
             lines.extend(textwrap.wrap(item, WIDTH, subsequent_indent="    ")[:-1])
             line = textwrap.wrap(item, WIDTH, subsequent_indent="    ")[-1]
     return lines + ([line] if line else [])
+
+
+def _joined(head: str, items) -> list[str]:
+    """``head seat 0: 5, seat 1: -3, ...`` wrapped at 80 columns between items only."""
+    lines, line = [], head
+    for i, (label, value) in enumerate(items):
+        item = f"{label}: {value}" + ("," if i < len(items) - 1 else "")
+        if len(line) + 1 + len(item) > WIDTH:
+            lines.append(line)
+            line = "  " + item
+        else:
+            line += " " + item
+    return lines + [line]
 
 
 def _wrap(text: str, indent: str = "") -> list[str]:
@@ -647,12 +663,11 @@ def render(content: dict[str, Any]) -> str:
             out += textwrap.wrap(o["summary"], WIDTH, initial_indent=f"  {o['option']:<{width}}  ",
                                  subsequent_indent=" " * (width + 6))
     if content["totals"]:
-        out += [""] + _wrap("running totals after this hand: "
-                            + ", ".join(f"{k} {v}" for k, v in content["totals"]))
+        out += [""] + _joined("running totals after this hand:", content["totals"])
     if content["game_result"]:
         g = content["game_result"]
-        out += _wrap(f"the game: {g['hands']} hands, final "
-                     + ", ".join(f"{k} {v}" for k, v in g["final"]) + f"; winner {g['winner']}")
+        out += _joined(f"the game: {g['hands']} hands, winner {g['winner']}; final scores:",
+                       g["final"])
     if content["dd"]:
         out += [""] + _wrap(content["dd"]["title"]) + _table_lines(content["dd"])
     if content["tricks_note"]:
