@@ -56,6 +56,7 @@ C_MAX = 5  # seat bitmask of the maximising seats
 C_CONST = 6  # value of a trick won, before card points
 C_HASPTS = 7
 C_QUICK = 8  # quick tricks valid: count == max and no card points
+C_QUICK_POINTS = 15  # quick tricks with card points valid: count == max, cards carry points
 C_NEXT = 9  # 5 slots: the next seat in play after each seat
 C_BUDGET = 14  # most nodes a solve may search (0 = no limit); kept across solves, see set_budget
 C_POINTS = 16  # 64 slots: points of each solver card id
@@ -174,6 +175,7 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
             has = 1
     ctx[C_HASPTS] = has
     ctx[C_QUICK] = 1 if (has == 0 and (count & active) == (maxi & active)) else 0
+    ctx[C_QUICK_POINTS] = 1 if (has == 1 and (count & active) == (maxi & active)) else 0
     for s in range(5):
         ctx[C_NEXT + s] = -1
         if s < nseats:
@@ -305,6 +307,81 @@ def _quick_tricks(ctx, hands, leader, broken):
             relevant |= _bit(16 * s + highest_bit(os_))
         total += k
     return total, relevant
+
+
+@nb.njit(cache=True, _nrt=False)
+def _lowest_points(ctx, cards, k):
+    """The least points any k of ``cards`` (one suit, solver ids) carry."""
+    total = 0
+    for _ in range(k):
+        least = -1
+        pick = np.uint64(0)
+        m = cards
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if least < 0 or ctx[C_POINTS + c] < least:
+                least = ctx[C_POINTS + c]
+                pick = _bit(c)
+        if least < 0:
+            break
+        total += least
+        cards &= ~pick
+    return total
+
+
+@nb.njit(cache=True, _nrt=False)
+def _quick_points(ctx, hands, leader, broken):
+    """(the least the leader's side takes by cashing the leader's top cards, as counted by
+    :func:`_quick_tricks`; the cards that depends on), in a game whose cards carry points.
+
+    The leader cashes its k top cards of a suit: those tricks are its side's, with the points
+    of its k cards plus, from every other seat, the least points k cards of that suit in its
+    hand can carry (it must follow while it holds the suit; a void seat may throw nothing of
+    value).  Which seat holds each point card is part of every table key of a points game, so
+    the cards it depends on are those of :func:`_quick_tricks`."""
+    trump = ctx[C_TRUMP]
+    h = hands[leader]
+    others = np.uint64(0)
+    for t in range(ctx[C_NSEATS]):
+        if t != leader:
+            others |= hands[t]
+    r = ctx[C_RESTRICT]
+    restricted = r >= 0 and not broken and (h & ~_suit_bits(r)) != 0
+    tricks = 0
+    pts = 0
+    relevant = np.uint64(0)
+    for s in range(4):
+        hs = (h >> np.uint64(16 * s)) & SUIT_FIELD
+        if hs == 0 or (restricted and s == r):
+            continue
+        os_ = (others >> np.uint64(16 * s)) & SUIT_FIELD
+        if os_ == 0:
+            k = popcount(hs)
+        else:
+            k = popcount(hs >> np.uint64(highest_bit(os_) + 1))
+        if k == 0:
+            continue
+        if trump >= 0 and s != trump:
+            for t in range(ctx[C_NSEATS]):
+                if t != leader and (hands[t] & _suit_bits(trump)):
+                    lt = popcount(hands[t] & _suit_bits(s))
+                    if lt < k:
+                        k = lt
+        if k == 0:
+            continue
+        if os_ != 0:
+            relevant |= _bit(16 * s + highest_bit(os_))
+        tricks += k
+        top = hs
+        for _ in range(popcount(hs) - k):  # the leader's k highest cards of the suit
+            top &= top - np.uint64(1)
+        pts += _points_of(ctx, top << np.uint64(16 * s))
+        for t in range(ctx[C_NSEATS]):
+            if t != leader:
+                held = hands[t] & _suit_bits(s)
+                pts += _lowest_points(ctx, held, min(k, popcount(held)))
+    return tricks * ctx[C_CONST] + pts, relevant
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -841,6 +918,18 @@ def _enter(tab, d):
                 return 1
             q, rq = _sure_trumps(ctx, hands, 0)
             if hi - q * ctx[C_CONST] < target:
+                relevant[d] = rq
+                return 0
+        elif ctx[C_QUICK_POINTS]:
+            q, rq = _quick_points(ctx, hands, leader, broken)
+            tab[T_COUNTERS][N_QUICK] += 1
+            if (ctx[C_MAX] >> leader) & 1:
+                if q >= target:
+                    tab[T_COUNTERS][N_QUICK_CUTS] += 1
+                    relevant[d] = rq
+                    return 1
+            elif hi - q < target:
+                tab[T_COUNTERS][N_QUICK_CUTS] += 1
                 relevant[d] = rq
                 return 0
         _make_key(ctx, hands, leader, broken, tab[T_KEYBUF][d])
