@@ -38,11 +38,19 @@ TRICK_GAMES = ("trump-friend", "euchre", "spades")
 # ------------------------------------------------------------------ card text
 
 
+ACE_HIGH = tuple(range(12, -1, -1))   # A K Q ... 2: Euchre, Spades, Dummy
+TF_ORDER = (1, 0, *range(12, 1, -1))   # 3 2 A K Q ... 4: Trump Friend's own order (TF-3)
+ACE_LOW = (*range(11, -1, -1), 12)     # K Q ... 2 A: Gin Rummy (GR-3)
+RANK_ORDER = {"trump-friend": TF_ORDER, "gin-rummy": ACE_LOW}
+
+
 @dataclass(frozen=True)
 class CardText:
-    """Card text with suit symbols (``A♠``, ``10♥``) or plain letters (``AS``, ``10H``)."""
+    """Card text with suit symbols (``A♠``, ``10♥``) or plain letters (``AS``, ``10H``);
+    hands list each suit in ``order`` (rank indices, highest first in the game's own order)."""
 
     symbols: bool = True
+    order: tuple[int, ...] = ACE_HIGH
 
     def suit(self, s: int) -> str:
         return (SUIT_SYMBOLS if self.symbols else SUITS)[s]
@@ -52,10 +60,9 @@ class CardText:
 
     def hand(self, mask: int) -> str:
         """``♠ A K 10  ♥ 9 4  ♦ -  ♣ A 2``: every suit, high to low, '-' for a void."""
-        cards = cards_of_hand(mask)
         groups = []
         for s in DISPLAY_SUITS:
-            ranks = [RANK_WORDS[c % 13] for c in reversed(cards) if c // 13 == s]
+            ranks = [RANK_WORDS[r] for r in self.order if mask >> (13 * s + r) & 1]
             groups.append(self.suit(s) + " " + (" ".join(ranks) if ranks else "-"))
         return "  ".join(groups)
 
@@ -259,9 +266,9 @@ def _spades(row, f: CardText, solved: bool) -> Layout:
 def _spades_dd(row, f: CardText) -> dict[str, Any]:
     tricks = row["dd_tricks"]
     rows = [["tricks of the side", tricks, 13 - tricks, tricks, 13 - tricks],
-            ["fewest tricks (nil)", *[row[f"dd_nil{s}"] for s in range(4)]]]
-    return {"title": (f"open-hand values, seat {(row['dealer'] + 1) % 4} leading: seats 0+2 "
-                      f"take {tricks}, 1+3 take {13 - tricks}; a nil holds at 0"),
+            ["nil: fewest tricks", *[row[f"dd_nil{s}"] for s in range(4)]]]
+    return {"title": (f"open-hand, seat {(row['dealer'] + 1) % 4} leading: seats 0+2 "
+                      f"take {tricks}, 1+3 take {13 - tricks}; nil holds at 0"),
             "columns": ["", "seat 0", "seat 1", "seat 2", "seat 3"], "rows": rows,
             "label_column": True}
 
@@ -400,6 +407,11 @@ def _part(folder: Path, manifest, table: str, index: int) -> Path:
     raise SimcoreError(f"{folder}: no chunk holds {index}")
 
 
+def _in_range(what: str, k: int, n: int) -> None:
+    if not 0 <= k < n:
+        raise SimcoreError(f"{what} {k} is out of range: this run has {what}s 0..{n - 1}")
+
+
 def _address(manifest, deal, game, hand) -> tuple[int, pl.Expr, str]:
     """(deal or game index, row filter, words) of the requested hand; SimcoreError if bad."""
     n = manifest["deals"]
@@ -409,8 +421,7 @@ def _address(manifest, deal, game, hand) -> tuple[int, pl.Expr, str]:
                                "--hand H (both from 0), not --deal")
         if game is None:
             raise SimcoreError("this run was made in games mode: give --game G (and --hand H)")
-        if not 0 <= game < n:
-            raise SimcoreError(f"game {game} is out of range: this run has games 0..{n - 1}")
+        _in_range("game", game, n)
         hand = 0 if hand is None else hand
         return game, (pl.col("game") == game) & (pl.col("hand_no") == hand), \
             f"game {game} hand {hand}"
@@ -419,8 +430,7 @@ def _address(manifest, deal, game, hand) -> tuple[int, pl.Expr, str]:
                            "mode: use --deal K")
     if deal is None:
         raise SimcoreError("give --deal K (the run's deal index, from 0)")
-    if not 0 <= deal < n:
-        raise SimcoreError(f"deal {deal} is out of range: this run has deals 0..{n - 1}")
+    _in_range("deal", deal, n)
     return deal, pl.col("deal") == deal, f"deal {deal}"
 
 
@@ -500,7 +510,7 @@ def show(run, deal: int | None = None, *, game: int | None = None, hand: int | N
     """
     folder, manifest = _open_run(run)
     name = manifest["game"]
-    f = CardText(symbols)
+    f = CardText(symbols, RANK_ORDER.get(name, ACE_HIGH))
     rows, address = _rows(folder, manifest, deal, game, hand)
     row = _pick_option(rows, manifest, option)
     solved = manifest.get("command") == "solve"

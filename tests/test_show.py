@@ -80,6 +80,17 @@ def _parse_cards(text: str) -> int:
     return mask
 
 
+# each game's rank order, highest first (TF-3; GR-3 ace low), in which a hand lists each suit
+ORDER = {"trump-friend": "3 2 A K Q J 10 9 8 7 6 5 4", "gin-rummy": "K Q J 10 9 8 7 6 5 4 3 2 A"}
+
+
+def _in_game_order(game: str, text: str) -> bool:
+    order = ORDER.get(game, "A K Q J 10 9 8 7 6 5 4 3 2").split()
+    groups = re.split(r"[♠♥♦♣]", text)[1:]
+    ranks = [[r for r in g.split() if r != "-"] for g in groups]
+    return all(g == sorted(g, key=order.index) for g in ranks)
+
+
 def _card(token: str) -> int:
     return 13 * SYMBOL_SUIT[token[-1]] + RANK[token[:-1]]
 
@@ -145,6 +156,8 @@ def test_printed_hands_are_the_rows_cards(runs, game):
         text = render(show(runs[game], deal))
         _check_width(text)
         hands = _hand_lines(text)
+        assert all(_in_game_order(game, line.split("  ", 1)[1]) for line in text.splitlines()
+                   if re.match(r"^(seat \d|kitty|final \d) .*♠", line))
         seats = row["players"] if game == "dummy" else SEATS[game]
         for s in range(seats):
             assert hands[f"seat {s}"] == row[f"{DEALT[game]}{s}"]
@@ -285,9 +298,9 @@ def test_spades_and_trump_friend_solve_tables(runs):
         text = render(show(runs["spades-solve"], deal))
         _check_width(text)
         assert _hand_lines(text)["seat 0"] == row["hand0"]
-        nil = _table(text, "seat 0  seat 1")["fewest tricks (nil)"]
+        nil = _table(text, "seat 0  seat 1")["nil: fewest tricks"]
         assert [int(v) for v in nil] == [row[f"dd_nil{s}"] for s in range(4)]
-        assert f"seats 0+2 take {row['dd_tricks']}" in text
+        assert f"seats 0+2 take {row['dd_tricks']}, 1+3 take {13 - row['dd_tricks']}" in text
 
         row = _row(runs["trump-friend-solve"], deal)
         text = render(show(runs["trump-friend-solve"], deal, symbols=False))
