@@ -25,7 +25,7 @@ from typing import Any
 
 import polars as pl
 
-from simcore.cards import RANKS, SUIT_SYMBOLS, SUITS, cards_of_hand, format_card
+from simcore.cards import SUIT_SYMBOLS, SUITS, cards_of_hand
 from simcore.errors import SimcoreError
 from simcore.runs import MANIFEST, read_manifest
 
@@ -59,7 +59,7 @@ class CardText:
         return RANK_WORDS[c % 13] + self.suit(c // 13)
 
     def hand(self, mask: int) -> str:
-        """``♠ A K 10  ♥ 9 4  ♦ -  ♣ A 2``: every suit, high to low, '-' for a void."""
+        """``♠ A K 10  ♥ 9 4  ♦ -  ♣ A 2``: every suit, highest first, '-' for a void."""
         groups = []
         for s in DISPLAY_SUITS:
             ranks = [RANK_WORDS[r] for r in self.order if mask >> (13 * s + r) & 1]
@@ -81,7 +81,7 @@ def stdout_has_symbols(stream=None) -> bool:
 
 
 def _seat_list(seats) -> str:
-    return ", ".join(str(s) for s in seats)
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(str(s) for s in seats)
 
 
 def _count(n: int, word: str) -> str:
@@ -118,8 +118,6 @@ def _owners(hands) -> dict[int, int]:
 
 # ------------------------------------------------------------------ Trump Friend
 
-TF_CALLS = ("clubs", "diamonds", "hearts", "spades", "no trump")
-
 
 def _tf_call(t: int, f: CardText) -> str:
     return "no trump" if t == 4 else f.suit(t)
@@ -145,12 +143,11 @@ def _trump_friend(row, f: CardText, solved: bool) -> Layout:
         if fseat >= 0 and fseat != d:
             lay.role(fseat, "friend")
     team = sorted({d} | ({fseat} if fseat >= 0 else set()))
-    won = "declarer's team won" if row["declarer_won"] else (
+    won = "declarer won" if row["declarer_won"] else (
         "a tie" if row["declarer_team_points"] == row["defender_points"] else "defenders won")
     lay.summary = (f"trump {_tf_call(row['trump'], f)}, friend "
-                   f"{f.card(friend) if friend >= 0 else 'none'}: declarer's team (seat "
-                   f"{_seat_list(team)}) {row['declarer_team_points']} points, defenders "
-                   f"{row['defender_points']}: {won}")
+                   f"{f.card(friend) if friend >= 0 else 'none'}: D {row['declarer_team_points']}"
+                   f" ({_seat_list(team)}), O {row['defender_points']}: {won}")
     rows = [["points", *[row[f"points{s}"] for s in range(5)]],
             ["score change", *[row[f"delta{s}"] for s in range(5)]]]
     lay.table = {"columns": [f"seat {s}" for s in range(5)], "rows": rows}
