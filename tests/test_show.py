@@ -40,22 +40,45 @@ QUICK = {
 }
 
 
+def _make(name, out):
+    """The run called ``name`` (a game's own name: DEALS deals with --log-plays)."""
+    if name in SEATS:
+        return simcore.simulate(name, DEALS, seed=11, out=out, log_plays=True)
+    if name == "euchre-nolog":
+        return simcore.simulate("euchre", 20, seed=11, out=out)
+    if name == "euchre-games":
+        return simcore.simulate("euchre", 3, seed=2, mode="games", log_plays=True, out=out)
+    if name == "tf-what-if":
+        return simcore.simulate("trump-friend", 20, seed=3, what_if="trump", log_plays=True,
+                                out=out)
+    if name == "euchre-solve":
+        return simcore.solve_deals("euchre", 20, seed=5, out=out)
+    game = name.removesuffix("-solve")
+    return simcore.solve_deals(game, 2, seed=5, predeal=QUICK[game], out=out)
+
+
+class _Runs(dict):
+    """Run folders made on first use, so one game's failure fails only its own tests."""
+
+    def __init__(self, root):
+        super().__init__()
+        self.root = root
+        self.failed = {}
+
+    def __missing__(self, name):
+        if name in self.failed:  # the same error again, not a half-written folder's
+            raise self.failed[name]
+        try:
+            self[name] = _make(name, self.root / name).path
+        except Exception as e:
+            self.failed[name] = e
+            raise
+        return self[name]
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    root = tmp_path_factory.mktemp("show")
-    made = {}
-    for game in SEATS:
-        made[game] = simcore.simulate(game, DEALS, seed=11, out=root / game, log_plays=True).path
-    made["euchre-nolog"] = simcore.simulate("euchre", 20, seed=11, out=root / "nolog").path
-    made["euchre-games"] = simcore.simulate("euchre", 3, seed=2, mode="games", log_plays=True,
-                                            out=root / "eu-games").path
-    made["tf-what-if"] = simcore.simulate("trump-friend", 20, seed=3, what_if="trump",
-                                          log_plays=True, out=root / "tf-wi").path
-    made["euchre-solve"] = simcore.solve_deals("euchre", 20, seed=5, out=root / "eu-dd").path
-    for game in QUICK:
-        made[f"{game}-solve"] = simcore.solve_deals(game, 2, seed=5, predeal=QUICK[game],
-                                                    out=root / f"{game}-dd").path
-    return made
+    return _Runs(tmp_path_factory.mktemp("show"))
 
 
 def _row(run, deal, option=None):
@@ -200,13 +223,15 @@ def test_trick_log_replays_to_the_rows_tricks_and_points(runs, game):
             assert tricks
 
 
-def test_json_round_trips_and_matches_the_cli(runs, capsys):
-    for game in SEATS:
-        content = show(runs[game], 3, log_plays=True, symbols=False)
-        assert json.loads(json.dumps(content)) == content
-        assert cli.main(["show", str(runs[game]), "--deal", "3", "--log-plays", "--json"]) == 0
-        assert json.loads(capsys.readouterr().out) == content
-        assert content["rows"][0]["deal"] == 3
+@pytest.mark.parametrize("game", list(SEATS))
+def test_json_round_trips_and_matches_the_cli(runs, capsys, game):
+    content = show(runs[game], 3, log_plays=True, symbols=False)
+    assert json.loads(json.dumps(content)) == content
+    assert cli.main(["show", str(runs[game]), "--deal", "3", "--log-plays", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == content
+    assert content["rows"][0]["deal"] == 3
+    assert [_parse_cards(h["text"]) for h in content["hands"]] == \
+        [content["rows"][0][f"{DEALT[game]}{h['seat']}"] for h in content["hands"]]
 
 
 def test_plain_letters_when_stdout_cannot_encode_symbols(runs):
@@ -221,10 +246,13 @@ def test_plain_letters_when_stdout_cannot_encode_symbols(runs):
     assert [c for plays, _, _ in _tricks(text) for _, c in plays] == list(row["plays"])
 
 
-def test_rummy_and_unlogged_runs_say_the_log_is_not_recorded(runs):
-    for game in ("gin-rummy", "dummy"):
-        text = render(show(runs[game], 0, log_plays=True))
-        assert "turn log: not recorded" in text and not _tricks(text)
+@pytest.mark.parametrize("game", ["gin-rummy", "dummy"])
+def test_rummy_games_say_they_keep_no_turn_log(runs, game):
+    text = render(show(runs[game], 0, log_plays=True))
+    assert "turn log: not recorded" in text and not _tricks(text)
+
+
+def test_a_run_without_log_plays_says_how_to_rerun(runs):
     text = render(show(runs["euchre-nolog"], 4, log_plays=True))
     assert "rerun the run's simulate command with --log-plays" in text and not _tricks(text)
     assert not _tricks(render(show(runs["euchre"], 4)))  # no log unless asked
