@@ -122,6 +122,11 @@ def dealer_strategy(manifest: dict) -> str:
     """The dealer's knock rule in a what-if run, as an option label (``now`` … ``gin``), or the
     policy's own name when no option plays it."""
     knock = manifest["policies"].get("knock", "limit")
+    if knock == "limit" and "expert" in manifest["policies"].get("seats", []):
+        return "expert timing"  # the expert's own knock timing, not knocking at once
+    limit = int(manifest["rules"].get("knock_limit", 10))
+    if knock.startswith("at") and knock[2:].isdigit() and int(knock[2:]) >= limit:
+        return "now"  # a fixed threshold at the rule's limit is knocking at the first chance
     return DEALER_POLICY.get(knock, knock)
 
 

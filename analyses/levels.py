@@ -21,6 +21,7 @@ else once: labels, the per-level runs, the comparison chart, table and words.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -332,7 +333,7 @@ def levels_summary(analysis, name, levels, per_level, chart, table, out, summari
                   f"{common.rules_text(m)}; seed {m.get('seed')}; its own chart, tables and summary in "
                   f"`{md.parent.name}/`. {_finding(md)}"]
     data = " ".join(f"--data {lv.data}" for lv in levels)
-    data += "".join(f" --label {lv.data}={lv.label}" for lv in levels if lv.named)
+    data += "".join(f" --label {shlex.quote(f'{lv.data}={lv.label}')}" for lv in levels if lv.named)
     lines += ["- Method: each level analysed exactly as a single run (its own intervals); the answers "
               "compared on their 95% intervals (a verdict changes only when an interval's side of the "
               "decision changes)",
