@@ -9,8 +9,10 @@ row's trick counts and card points, a solve run's DD table to its columns.  Ever
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import sys
 
 import polars as pl
 import pytest
@@ -368,3 +370,26 @@ def test_bad_input_is_one_line_and_exit_2(runs, tmp_path, capsys):
         assert captured.out == ""
         lines = captured.err.strip().splitlines()
         assert len(lines) == 1 and words in lines[0], (args, captured.err)
+
+
+def test_only_the_part_holding_the_deal_is_scanned(tmp_path, monkeypatch):
+    import simcore.show as show_module
+
+    run = simcore.simulate("euchre", 200, seed=1, out=tmp_path / "parts", chunk_size=50).path
+    scanned = []
+    real_scan = pl.scan_parquet
+    monkeypatch.setattr(show_module.pl, "scan_parquet",
+                        lambda path, **kw: scanned.append(path) or real_scan(path, **kw))
+    content = show(run, 120)
+    assert [p.name for p in scanned] == ["part-00002.parquet"]
+    assert content["rows"][0]["deal"] == 120
+
+
+def test_cli_writes_letters_to_a_terminal_without_suit_symbols(runs, monkeypatch):
+    out = io.TextIOWrapper(io.BytesIO(), encoding="latin-1")
+    monkeypatch.setattr(sys, "stdout", out)
+    assert cli.main(["show", str(runs["euchre"]), "--deal", "9"]) == 0
+    out.flush()
+    text = out.buffer.getvalue().decode("latin-1")
+    assert not set(text) & set("♠♥♦♣")
+    assert _hand_lines(text)["seat 0"] == _row(runs["euchre"], 9)["hand0"]
