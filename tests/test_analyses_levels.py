@@ -30,13 +30,19 @@ def runs(tmp_path_factory):
         for name, (game, n, kw) in STRATEGY.items():
             made[(name, level)] = simcore.simulate(game, n, seed=22, policy=[level], out=root / f"{name}-{level}",
                                                    **kw).path
-        # dummy-advantage reads a folder of runs (one per table size): a level is such a folder
-        for players in (2, 3):
-            simcore.simulate("dummy", 150, seed=23, policy=[level], rules={"players": players},
-                             out=root / f"dummy-{level}" / f"players-{players}")
-        made[("dummy-advantage", level)] = root / f"dummy-{level}"
     made["solve"] = simcore.solve_deals("euchre", 200, seed=24, out=root / "euchre-dd").path
     return made
+
+
+@pytest.fixture(scope="module")
+def dummy_runs(tmp_path_factory):
+    """dummy-advantage reads a folder of runs (one per table size): a level is such a folder."""
+    root = tmp_path_factory.mktemp("dummy-levels")
+    for level in ("random", "heuristic"):
+        for players in (2, 3):
+            simcore.simulate("dummy", 150, seed=23, policy=[level], rules={"players": players},
+                             out=root / level / f"players-{players}")
+    return {("dummy-advantage", level): root / level for level in ("random", "heuristic")}
 
 
 # ---------------------------------------------------------------- labels and words
@@ -139,7 +145,8 @@ def test_euchre_makers_levels_words_follow_the_data(runs, tmp_path):
 
 
 @pytest.mark.parametrize("name", [*STRATEGY, "dummy-advantage"])
-def test_every_strategy_analysis_takes_two_levels(runs, tmp_path, name):
+def test_every_strategy_analysis_takes_two_levels(request, tmp_path, name):
+    runs = request.getfixturevalue("dummy_runs" if name == "dummy-advantage" else "runs")
     data = [runs[(name, "random")], runs[(name, "heuristic")]]
     written = run_analysis(name, data, tmp_path)
     md = written[0].read_text()
