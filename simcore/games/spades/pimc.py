@@ -393,6 +393,8 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     if popcount(legal) == 1:
         return lowest_bit(legal)
     omniscient = policy == DD
+    if view[V_PLAYED] == 0:  # the first lead: nothing recorded yet is of this hand
+        ctx[C_SPADE_ONLY][:] = 0
     unseen = play_facts(seat, hand, view, ctx[C_PASSED][seat], ctx[C_SPADE_ONLY], ctx[C_NEED],
                         ctx[C_MASKS])
     if not _prepare(ctx, unseen, omniscient):
