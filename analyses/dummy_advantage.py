@@ -152,7 +152,7 @@ def _finding(by_pos: pl.DataFrame, by_speto: pl.DataFrame) -> str:
 
 def level_claims(out: Path) -> list:
     """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
-    from analyses.levels import Claim, difference, pooled, sign_verdict
+    from analyses.levels import difference, interval_claim, pooled
 
     by_pos = pl.read_csv(out / f"{NAME}.csv")
     by_speto = pl.read_csv(out / f"{NAME}_speto.csv")
@@ -163,17 +163,16 @@ def level_claims(out: Path) -> list:
         if first.height and rest.height:
             m, s, k = pooled(rest["n"], rest["score"], rest["score_std"])
             d, lo, hi = difference(first["score"][0], first["score_std"][0], int(first["n"][0]), m, s, k)
-            claims.append(Claim(f"{n} players: the first player's deal score minus the others'",
-                                sign_verdict(lo, hi, "the first player scores less", "the first player scores more",
-                                             "no significant first-player advantage"),
-                                d, lo, hi, "points per deal", int(g["n"].sum()), signed=True))
+            claims.append(interval_claim(f"{n} players: the first player's deal score minus the others'", d, lo, hi,
+                                         "the first player scores less", "the first player scores more",
+                                         "no significant first-player advantage", "points per deal", int(g["n"].sum())))
         s = by_speto.filter(pl.col("players") == n)
         none, one = s.filter(pl.col("spetos") == 0), s.filter(pl.col("spetos") == 1)
         if none.height and one.height and one["n"][0] >= 30:
             d, lo, hi = difference(one["score"][0], one["score_std"][0], int(one["n"][0]),
                                    none["score"][0], none["score_std"][0], int(none["n"][0]))
-            claims.append(Claim(f"{n} players: a seat dealt one speto instead of none, deal score",
-                                sign_verdict(lo, hi, "a speto costs points", "a speto is worth points",
-                                             "a speto makes no significant difference"),
-                                d, lo, hi, "points per deal", int(none["n"][0] + one["n"][0]), signed=True))
+            claims.append(interval_claim(f"{n} players: a seat dealt one speto instead of none, deal score", d, lo, hi,
+                                         "a speto costs points", "a speto is worth points",
+                                         "a speto makes no significant difference", "points per deal",
+                                         int(none["n"][0] + one["n"][0])))
     return claims

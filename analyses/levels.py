@@ -48,6 +48,7 @@ class Claim:
     n: int = 0              # sample behind the estimate
     scale: float = 1.0      # drawn as value × scale (100 for rates shown in %)
     signed: bool = False    # a change (+/−); with scale 100, in percentage points
+    decided: bool = True    # False when the interval straddles the decision ("no significant …")
 
     def text(self) -> str:
         """The estimate in words: "82.3%, 95% CI 71.0%–89.8%, n = 96"."""
@@ -118,14 +119,22 @@ def pooled(n, mean, std) -> tuple[float, float, int]:
     return m, float(np.sqrt(ss / (total - 1))), int(total)
 
 
+def interval_claim(question: str, value: float, low: float, high: float, below: str, above: str,
+                   neither: str, unit: str, n: int, scale: float = 1.0, signed: bool = True,
+                   against: float = 0.0) -> Claim:
+    """A claim decided by its 95% interval's side of ``against``: ``below``, ``above``, or
+    ``neither`` (undecided)."""
+    verdict = sign_verdict(low - against, high - against, below, above, neither)
+    return Claim(question, verdict, value, low, high, unit, n, scale, signed, decided=verdict != neither)
+
+
 def mean_claim(question: str, mean: float, std: float, n: int, below: str, above: str, neither: str,
                unit: str, scale: float = 1.0) -> Claim:
     """A claim on a mean (t interval) decided by the sign of its interval."""
     from analyses.stats import t_interval
 
     lo, hi = t_interval([mean], [std], [n])
-    return Claim(question, sign_verdict(lo[0], hi[0], below, above, neither), mean, float(lo[0]), float(hi[0]),
-                 unit, n, scale, signed=True)
+    return interval_claim(question, mean, float(lo[0]), float(hi[0]), below, above, neither, unit, n, scale)
 
 
 def rate_claim(question: str, successes: int, n: int, below: str, above: str, neither: str, unit: str,
@@ -134,8 +143,8 @@ def rate_claim(question: str, successes: int, n: int, below: str, above: str, ne
     from analyses.stats import wilson
 
     lo, hi = wilson([successes], [n])
-    return Claim(question, sign_verdict(lo[0] - against, hi[0] - against, below, above, neither),
-                 successes / n if n else float("nan"), float(lo[0]), float(hi[0]), unit, n, 100)
+    return interval_claim(question, successes / n if n else float("nan"), float(lo[0]), float(hi[0]), below,
+                          above, neither, unit, n, 100, signed=False, against=against)
 
 
 def level_label(manifest: dict) -> str:
@@ -207,25 +216,41 @@ def join_words(words: list[str]) -> str:
 
 
 def compare_sentence(question: str, claims: list[tuple[str, Claim]]) -> str:
-    """Whether the answer to ``question`` holds at every level or changes, in words."""
-    verdicts = list(dict.fromkeys(c.verdict for _, c in claims))
+    """Whether the answer to ``question`` holds at every level, is undecided at some (its
+    interval spans the decision: often a smaller sample), or changes, in words."""
     if len(claims) == 1:
         label, c = claims[0]
         return f"{question}: {c.verdict} under {label} play ({c.text()}; only this level answers it)."
+    decided = [(label, c) for label, c in claims if c.decided]
+    open_ = [(label, c) for label, c in claims if not c.decided]
+    verdicts = list(dict.fromkeys(c.verdict for _, c in decided))
     detail = "; ".join(f"{label}: {c.text()}" for label, c in claims)
-    if len(verdicts) == 1:
+    if len(verdicts) > 1:
+        return (f"{question}: the answer changes with the level: "
+                + "; ".join(f"under {label}, {c.verdict} ({c.text()})" for label, c in claims) + ".")
+    if not open_:
         return (f"{question}: {verdicts[0]} under {join_words([label for label, _ in claims])} play, "
                 f"the same at every level ({detail}).")
-    return (f"{question}: the answer changes with the level: "
-            + "; ".join(f"under {label}, {c.verdict} ({c.text()})" for label, c in claims) + ".")
+    if not decided:
+        return (f"{question}: {open_[0][1].verdict} under {join_words([label for label, _ in claims])} play, "
+                f"at no level decided ({detail}).")
+    return (f"{question}: {verdicts[0]} under {join_words([label for label, _ in decided])} play; "
+            f"not decided under {join_words([label for label, _ in open_])} (its 95% interval spans the "
+            f"decision) ({detail}).")
+
+
+def changed(per_level, question: str) -> bool:
+    """Whether two levels give different decided answers to ``question``."""
+    return len({c.verdict for _, claims in per_level for c in claims if c.question == question and c.decided}) > 1
 
 
 def claims_table(per_level: list[tuple[Level, list[Claim]]]) -> pl.DataFrame:
     rows = [{"question": c.question, "level": lv.label, "data": str(lv.data), "verdict": c.verdict,
+             "decided": c.decided,
              "value": c.value, "low": c.low, "high": c.high, "unit": c.unit, "n": c.n}
             for lv, claims in per_level for c in claims]
     return pl.DataFrame(rows, schema={"question": pl.String, "level": pl.String, "data": pl.String,
-                                      "verdict": pl.String, "value": pl.Float64, "low": pl.Float64,
+                                      "verdict": pl.String, "decided": pl.Boolean, "value": pl.Float64, "low": pl.Float64,
                                       "high": pl.Float64, "unit": pl.String, "n": pl.Int64})
 
 
@@ -320,9 +345,8 @@ def levels_summary(analysis, name, levels, per_level, chart, table, out, summari
     words per question, then each level's sample, policies and finding."""
     sentences = [compare_sentence(q, [(lv.label, c) for lv, claims in per_level for c in claims
                                       if c.question == q]) for q in questions(per_level)]
-    changed = [q for q in questions(per_level)
-               if len({c.verdict for _, claims in per_level for c in claims if c.question == q}) > 1]
-    closing = ("The answer changes with the level for: " + "; ".join(changed) + "." if changed
+    changes = [q for q in questions(per_level) if changed(per_level, q)]
+    closing = ("The answer changes with the level for: " + "; ".join(changes) + "." if changes
                else "No answer changes with the level of play.")
     lines = [f"### {analysis}: {len(levels)} levels of play side by side", "",
              f"![{analysis} at {len(levels)} levels of play]({chart.name})", "",
@@ -336,7 +360,9 @@ def levels_summary(analysis, name, levels, per_level, chart, table, out, summari
     data += "".join(f" --label {shlex.quote(f'{lv.data}={lv.label}')}" for lv in levels if lv.named)
     lines += ["- Method: each level analysed exactly as a single run (its own intervals); the answers "
               "compared on their 95% intervals (a verdict changes only when an interval's side of the "
-              "decision changes)",
+              "decision changes; an interval spanning the decision is 'not decided'); levels are "
+              "independent samples of their own sizes, so thresholds and undecided answers also "
+              "reflect each level's sample size",
               f"- Made by: `simcore analyze {analysis} {data} --out {out}`",
               f"- Tables: `{table.name}` and each level's own in its folder", ""]
     path = out / f"{name}.md"

@@ -401,7 +401,7 @@ def _finding(by_call, by_length, nt_table, best_table, paired: bool) -> str:
 
 def level_claims(out: Path) -> list:
     """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
-    from analyses.levels import Claim, difference, mean_claim, sign_verdict
+    from analyses.levels import difference, interval_claim, mean_claim
 
     words = ("no trump is worse than the longest suit", "no trump is better than the longest suit",
              "no trump and the longest suit do not differ significantly")
@@ -415,10 +415,10 @@ def level_claims(out: Path) -> list:
         p1, n1 = nt["successes"].sum() / nt["n"].sum(), int(nt["n"].sum())
         p2, n2 = suits["successes"].sum() / suits["n"].sum(), int(suits["n"].sum())
         d, lo, hi = difference(p1, np.sqrt(p1 * (1 - p1)), n1, p2, np.sqrt(p2 * (1 - p2)), n2)
-        return [Claim("No trump against the suit calls: win rate (observational, the calls the policy made)",
-                      sign_verdict(lo, hi, "no trump wins less often than the suit calls",
-                                   "no trump wins more often than the suit calls", "no significant difference"),
-                      d, lo, hi, "win rate difference (points)", n1 + n2, 100, signed=True)]
+        return [interval_claim("No trump against the suit calls: win rate (observational, the calls the policy made)",
+                               d, lo, hi, "no trump wins less often than the suit calls",
+                               "no trump wins more often than the suit calls", "no significant difference",
+                               "win rate difference (points)", n1 + n2, 100)]
     o = pl.read_csv(path).filter(pl.col("longest_length").is_null()).row(0, named=True)
     return [mean_claim("No trump instead of the longest suit: the declarer side's win rate (paired per deal)",
                          o["win_change"], o["win_change_std"], o["n"], *words, "win rate change (points)", 100),
