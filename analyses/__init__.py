@@ -46,7 +46,7 @@ def run_analysis(name: str, data, out, labels=None) -> list[Path]:
     if len({r.manifest.get("game") for _, runs in inputs for r in runs}) > 1:
         raise SimcoreError("the --data folders hold runs of different games")
     out_dir = _out_folder(out)
-    if len(inputs) == 1 and not labels:
+    if len(inputs) == 1:
         # one level: exactly the single-run analysis (``data`` as given, for its command line)
         return _run_one(module, inputs[0][0], inputs[0][1], out_dir, data[0] if several else data)
     from analyses import levels
