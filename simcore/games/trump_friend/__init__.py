@@ -14,7 +14,7 @@ from simcore.cards import RANKS
 from simcore.errors import SimcoreError
 from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records,
                                 interleave_options, n_blocks, padded_list, with_attempts)
-from simcore.games.trump_friend import dd_table, layout
+from simcore.games.trump_friend import dd_table, layout, pimc
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
 from simcore.games.trump_friend.policies import (
     FORCED_TRUMP,
@@ -29,6 +29,27 @@ from simcore.games.trump_friend.rules import Rules
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
 _kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel))
+
+
+def _searching(choice: PolicyChoice) -> bool:
+    return any(pimc.is_search(s) for s in choice.seats)
+
+
+def _kernel_pair(choice: PolicyChoice):
+    """The run's kernels: with a search policy (pimc, dd) the search kernel set, compiled only
+    then; else the built-in (or user-policy) kernels."""
+    if _searching(choice):
+        pimc.check_choice(choice)
+        return pimc.kernels()
+    return _kernels(choice)
+
+
+def _blocks(count: int, choice: PolicyChoice) -> int:
+    """Kernel blocks: a searching run spends milliseconds a hand, so it splits small batches
+    finely enough to keep every thread busy (each block allocates its own solver table)."""
+    if _searching(choice):
+        return max(1, min(count, 4 * nb.get_num_threads(), -(-count // 8)))
+    return n_blocks(count)
 
 
 
@@ -131,11 +152,11 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
 
 def _play_hands(seed, start, count, common, choice, log_plays, deal_filter):
-    hands_kernel, _ = _kernels(choice)
+    hands_kernel, _ = _kernel_pair(choice)
     small, wide, seat_values = _row_arrays(count, False)
     plays, winners = _log_arrays(count, log_plays)
     attempts = np.zeros(count, np.int64)
-    bad = np.zeros((n_blocks(count), 3), np.int64)
+    bad = np.zeros((_blocks(count, choice), 3), np.int64)
     hands_kernel(np.uint64(seed), np.int64(start), small, wide, seat_values, *common, plays,
                  winners, *dealing.filter_arrays(LAYOUT, deal_filter), attempts, bad)
     _check(bad)
@@ -150,10 +171,10 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     The kernel runs twice: once to learn each game's length, then to write every hand row at
     its offset.  Both runs play identical games (streams are keyed by seed, game, hand).
     """
-    _, games_kernel = _kernels(choice)
+    _, games_kernel = _kernel_pair(choice)
     games = np.zeros(count, layout.GAME_ROW)
     finals = np.zeros((count, 5), np.int16)
-    blocks = n_blocks(count)
+    blocks = _blocks(count, choice)
     bad = np.zeros((blocks, 3), np.int64)
     first, *decl = _common(rules, choice)
     filter_arrays = dealing.filter_arrays(LAYOUT, deal_filter)
@@ -210,7 +231,9 @@ GAME = Game(
     name="trump-friend",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
-    play_policies=PLAY_POLICIES,
+    play_policies=pimc.PLAY_POLICIES,
+    omniscient=pimc.OMNISCIENT,
+    policy_notes=pimc.NOTES,
     default_play="heuristic",
     decisions={"trump": TRUMP_POLICIES, "friend": FRIEND_POLICIES},
     default_decisions={"trump": "longest", "friend": "highest"},

@@ -65,6 +65,32 @@ play = builtin_play
 # hand_no + 1, 0); a game's first declarer: (seed, game, 0, 1).
 
 
+@nb.njit(cache=True)
+def no_search(hands):
+    """The search context of kernels without search policies: nothing (the hands array, which
+    costs nothing to pass).  Search kernels (``kernels_with``) allocate their solver table and
+    sampler scratch here, once per block, and keep ``hands`` for the omniscient ``dd``."""
+    return hands
+
+
+search_context = no_search
+SEARCH = False  # kernels whose play_round hands the search context to ``play_card``
+
+
+@nb.njit(inline="always", cache=True)
+def play_card(policy, seat, hand, legal, view, st, ctx):
+    """A seat's card: the dispatcher ``play``; search kernels replace this hook with one that
+    hands searching policies their context ``ctx``."""
+    return play(policy, seat, hand, legal, view, st)
+
+
+@nb.njit(inline="always", cache=True)
+def seen_card(ctx, view, seat, card, i, led_suit):
+    """Called as each card is played; search kernels record what the view does not keep (the
+    voids shown by not following, TF-7)."""
+    return None
+
+
 @nb.njit(inline="always", cache=True)
 def deal(st, deck, hands):
     """TF-4: shuffle all 52 cards; 10 to each seat, the last 2 are the kitty."""
@@ -128,7 +154,7 @@ def score(points, declarer, friend_seat, no_friend, delta):
 
 @nb.njit(inline="always", cache=True)
 def play_round(pst, hands, trick, declarer, trump, friend_card, policies, view, points, plays,
-               winners, row):
+               winners, row, ctx=None):
     """Play the 10 tricks of a round (TF-6 ... TF-10); fills ``points`` per seat.
 
     ``hands`` are consumed.  ``view`` is what policies see; the engine never reads it back
@@ -150,9 +176,13 @@ def play_round(pst, hands, trick, declarer, trump, friend_card, policies, view, 
             hand = hands[seat]
             legal = hand if i == 0 else follow_mask(hand, led_suit)  # TF-7
             view[V_NPLAYED] = i
-            card = play(policies[seat], seat, hand, legal, view, pst)
+            if SEARCH:  # a constant: False here, True in the search kernels
+                card = play_card(policies[seat], seat, hand, legal, view, pst, ctx)
+            else:
+                card = play(policies[seat], seat, hand, legal, view, pst)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 return -2  # an illegal choice (only a user policy can make one)
+            seen_card(ctx, view, seat, card, i, led_suit)
             if i == 0:
                 led_suit = card // 13
             hands[seat] = hand & ~bit(card)
@@ -242,7 +272,7 @@ def show_card(view, i, card, seat, friend_card):
 @nb.njit(inline="always", cache=True)
 def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal_id, declarer,
                     rules_own, trump_policy, friend_policy, policies, small, wide, seat_values,
-                    row, plays, winners, log_row, predealt):
+                    row, plays, winners, log_row, predealt, ctx=None):
     """Deal, declare, play and score one round; write row ``row`` of ``small``, ``wide`` and
     ``seat_values`` (the columns of ``layout``).  Returns False if a policy made an illegal
     play (the row is incomplete).
@@ -276,7 +306,7 @@ def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal
     if all_random:
         play_round_random(pst, hands, declarer, trump, points, plays, winners, log_row)
     elif play_round(pst, hands, trick, declarer, trump, friend, policies, view, points, plays,
-                    winners, log_row) == -2:
+                    winners, log_row, ctx) == -2:
         return False
     team_friend = friend_holder if friend_holder != declarer else -1
     d, o = score(points, declarer, team_friend, friend < 0, delta)
@@ -336,6 +366,7 @@ def hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules
     """Hand rows of block b (``bad[b, 0]`` counts illegal plays; ``bad[b, 2]`` = deal id + 1
     of a deal no attempt could constrain)."""
     st, pst, deck, trick, hands, view, points, delta, order, masks, roles = block_scratch()
+    ctx = search_context(hands)
     constrained = is_constrained(fixed, conds)
     lo, hi = block_range(b, small.shape[0], n_blocks)
     for i in range(lo, hi):
@@ -351,7 +382,7 @@ def hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules
                 break
         if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, k,
                                declarer, rules_own, trump_policy, friend_policy, policies, small,
-                               wide, seat_values, i, plays, winners, i, constrained):
+                               wide, seat_values, i, plays, winners, i, constrained, ctx):
             bad[b, 0] += 1
 
 
@@ -371,6 +402,7 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
                 policies, plays, winners, fixed, conds, weights, attempts, bad):
     """The games of block b; see ``games_kernel``."""
     st, pst, deck, trick, hands, view, points, delta, order, masks, roles = block_scratch()
+    ctx = search_context(hands)
     constrained = is_constrained(fixed, conds)
     totals = np.zeros(N_SEATS, np.int64)
     lo, hi = block_range(b, games.shape[0], n_blocks)
@@ -395,7 +427,7 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
             if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed,
                                    deal_id, declarer, rules_own, trump_policy, friend_policy,
                                    policies, small, wide, seat_values, row, plays, winners, row,
-                                   constrained):
+                                   constrained, ctx):
                 bad[b, 0] += 1
                 break
             lowest = 0
@@ -451,8 +483,20 @@ def games_kernel(seed, start, games, finals, small, wide, seat_values, offsets, 
 
 def with_play(play_fn):
     """(hands kernel, games kernel) as plain functions whose play dispatcher is ``play_fn``."""
-    round_fn = nb.njit(inline="always")(rebind(play_round.py_func, play=play_fn))
-    record_fn = nb.njit(inline="always")(rebind(play_and_record.py_func, play_round=round_fn))
-    hands_fn = nb.njit(nogil=True)(rebind(hands_block.py_func, play_and_record=record_fn))
-    games_fn = nb.njit(nogil=True)(rebind(games_block.py_func, play_and_record=record_fn))
+    return kernels_with(lambda fn, name: nb.njit(nogil=True)(fn), play=play_fn)
+
+
+def kernels_with(jit_block, **hooks):
+    """(hands kernel, games kernel) as plain functions with hooks replaced: ``play`` (a user
+    policy's dispatcher), or ``play_card``, ``seen_card``, ``search_context`` and ``SEARCH``
+    (the search kernels).  ``jit_block(fn, name)`` jits a block function (the search kernels
+    give it a cached home of their own)."""
+    def inline(fn, **more):
+        return nb.njit(inline="always")(rebind(fn.py_func, **hooks, **more))
+
+    record_fn = inline(play_and_record, play_round=inline(play_round))
+    hands_fn = jit_block(rebind(hands_block.py_func, **hooks, play_and_record=record_fn),
+                         "search_hands_block")
+    games_fn = jit_block(rebind(games_block.py_func, **hooks, play_and_record=record_fn),
+                         "search_games_block")
     return (rebind(hands_kernel, hands_block=hands_fn), rebind(games_kernel, games_block=games_fn))

@@ -1,0 +1,409 @@
+"""Trump Friend search policies: ``pimc`` (sampled worlds, solved or rolled out) and ``dd``.
+
+``pimc:W``, for every card its seat plays: deal the cards the seat cannot see W times,
+uniformly among the deals consistent with what it has seen (:mod:`simcore.sampling`; the facts
+are :func:`play_facts`: its hand, every card played and by whom, the voids shown by not
+following (TF-7), the kitty's two unseen cards), score each legal card in each world and take
+the best total, ties to the lowest card id.  The score of a world is the seat's score change
+for the round (TF-11 ... TF-13): in each world the friend card's holder is known (a seat, the
+kitty: no friend, or the declarer itself), so the teams are.  The friend card's holder needs no
+extra fact: until it falls it is any holder not void in its suit, the kitty included.
+
+The same hybrid as Spades (docs/search_policies_spades_tf.md): exact open-hand values
+(:func:`simcore.games.trump_friend.solver.solve_moves`: the team's card points from here) once
+the seat holds at most ``EXACT_CARDS`` cards, under a node budget (``BUDGET``; a world that
+runs out is rolled out); before that, each legal card played in the world and the round
+rolled out by the heuristic for every seat (the cards of a world compared on that world).
+
+Play only: a searching declarer calls trump and friend with the run's ``trump`` / ``friend``
+policies (``trump=pimc``, ``friend=pimc`` are not built).  ``dd`` makes the same evaluation on
+the true deal (omniscient, labelled so).
+"""
+
+from __future__ import annotations
+
+import re
+import types
+
+import numba as nb
+import numpy as np
+
+from simcore import rng, sampling, search
+from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
+from simcore.errors import SimcoreError
+from simcore.tricks import follow_mask, trick_winner_at
+from simcore.games.trump_friend import engine, policies, solver
+from simcore.games.trump_friend.layout import (
+    N_SEATS,
+    N_TRICKS,
+    ONE_POINT,
+    TO_INTERNAL,
+    TO_PUBLIC,
+    TWO_POINTS,
+    V_DECLARER,
+    V_FRIEND_CARD,
+    V_FRIEND_SEAT,
+    V_LEADER,
+    V_NPLAYED,
+    V_PLAYED,
+    V_PLAYED_BY,
+    V_POINTS,
+    V_TRICK,
+    V_TRICK_CARDS,
+    V_TRUMP,
+    VIEW_SIZE,
+    public_mask,
+)
+
+DD = 5000
+PIMC = 10000
+DEFAULT_WORLDS = 20
+MAX_WORLDS = 10000
+EXACT_CARDS = 4  # exact solves when the seat to play holds at most this many cards
+BUDGET = 200_000
+KITTY = N_SEATS  # holder 5: the two undealt cards
+HOLDERS = N_SEATS + 1
+MAX_STATES = 11 ** 4 * 3  # capacity states: four other seats of at most 10, the kitty 2
+ALL = np.uint64((1 << 52) - 1)
+K_PLAY = 1
+
+_PIMC_NAME = re.compile(r"pimc:(\d+)")
+
+
+def search_id(name) -> int | None:
+    """The policy id of ``dd``, ``pimc`` or ``pimc:W`` (None for any other name)."""
+    if not isinstance(name, str):
+        return None
+    if name == "dd":
+        return DD
+    if name == "pimc":
+        return PIMC + DEFAULT_WORLDS
+    match = _PIMC_NAME.fullmatch(name)
+    if match and 1 <= int(match.group(1)) <= MAX_WORLDS:
+        return PIMC + int(match.group(1))
+    return None
+
+
+def is_search(name) -> bool:
+    return search_id(name) is not None
+
+
+class PlayPolicies(dict):
+    """The play policies by name: the built-in ones plus ``pimc:W`` for any W in 1..10000."""
+
+    def __contains__(self, name):
+        return search_id(name) is not None or (name != "pimc:W" and dict.__contains__(self, name))
+
+    def __getitem__(self, name):
+        pid = search_id(name)
+        return pid if pid is not None else dict.__getitem__(self, name)
+
+
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, pimc=PIMC + DEFAULT_WORLDS,
+                             **{"pimc:W": -1}, dd=DD)
+OMNISCIENT = ("dd",)
+NOTES = (
+    f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a searching player for the play: each "
+    f"card scored by its score change over W deals of the unseen cards (exact open-hand solves "
+    f"once it holds {EXACT_CARDS} cards or fewer, heuristic rollouts before); its trump and "
+    "friend calls follow the trump=/friend= policies",
+    "dd: omniscient (sees every hand and the kitty): the same evaluation on the true deal; "
+    "labelled omniscient in the manifest",
+)
+
+# ---------------------------------------------------------------- the search context
+
+_new_tables = nb.njit(cache=True)(search.new_tables)
+
+C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = 0, 1, 2, 3, 4, 5, 6, 7
+C_TRICK, C_VOIDS, C_ST, C_HANDS, C_RVIEW, C_RHANDS, C_POINTS, C_DELTA = (
+    8, 9, 10, 11, 12, 13, 14, 15)
+
+
+@nb.njit(cache=True)
+def new_context(hands):
+    """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
+    ``hands`` is the kernel's hands array (what ``dd`` sees)."""
+    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
+    search.set_budget(tab, BUDGET)
+    return (tab, sampling.new_scratch(MAX_STATES), np.zeros(HOLDERS, np.int64),
+            np.zeros((3, HOLDERS), np.uint64), np.zeros(HOLDERS, np.uint64),
+            np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
+            np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64), np.zeros(1, np.uint64),
+            hands, np.zeros(VIEW_SIZE, np.int64), np.zeros(N_SEATS, np.uint64),
+            np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64))
+
+
+@nb.njit(inline="always", cache=True)
+def seen_card(ctx, view, seat, card, i, led_suit):
+    """TF-7: a seat that does not follow the led suit holds none of it."""
+    voids = ctx[C_VOIDS]
+    if view[V_TRICK] == 0 and i == 0:
+        voids[:] = 0
+    if i > 0 and card // 13 != led_suit:
+        voids[seat] |= 1 << led_suit
+
+
+@nb.njit(cache=True)
+def _seed(ctx, st, seat, kind, salt):
+    ctx[C_ST][0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+
+
+# ---------------------------------------------------------------- facts
+
+
+@nb.njit(cache=True)
+def _played_by(view, seat):
+    n = 0
+    for c in range(52):
+        if view[V_PLAYED_BY + c] == seat:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def play_facts(seat, hand, view, voids, need, masks):
+    """What ``seat`` knows in play (internal ids): its hand, every card played and by whom, the
+    voids shown; the kitty holds two unseen cards.  Returns the unseen cards; fills need,
+    masks[0] (allowed), masks[1] (known)."""
+    played = np.uint64(view[V_PLAYED])
+    for h in range(HOLDERS):
+        masks[0, h] = ALL
+        masks[1, h] = 0
+    masks[1, seat] = hand
+    for s in range(N_SEATS):
+        need[s] = N_TRICKS - _played_by(view, s)
+        for suit in range(4):
+            if (voids[s] >> suit) & 1:
+                masks[0, s] &= ~(SUIT_BITS << np.uint64(13 * suit))
+    need[seat] = 0
+    masks[0, seat] = 0
+    need[KITTY] = 2
+    return ALL & ~played & ~hand
+
+
+@nb.njit(cache=True)
+def _world(ctx, omniscient, view):
+    """Fill ctx's ``pub`` (internal ids, slot 5 the kitty) with the next world: a draw, or with
+    ``omniscient`` the true hands (the kitty: every card no hand holds and nobody played)."""
+    masks, pub, hands = ctx[C_MASKS], ctx[C_PUB], ctx[C_HANDS]
+    if omniscient:
+        rest = ALL & ~np.uint64(view[V_PLAYED])
+        for s in range(N_SEATS):
+            pub[s] = hands[s]
+            rest &= ~hands[s]
+        pub[KITTY] = rest
+        return
+    sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
+    for h in range(HOLDERS):
+        pub[h] = masks[1, h] | masks[2, h]
+
+
+@nb.njit(cache=True)
+def _n_worlds(policy):
+    return 1 if policy == DD else policy - PIMC
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@nb.njit(cache=True)
+def _friend_seat(view, pub):
+    """The friend in this world: the seat that played or holds the friend card, -1 when
+    there is none (not called, in the kitty, or the declarer's own card: TF-5.4)."""
+    f = view[V_FRIEND_CARD]
+    if f < 0:
+        return -1
+    holder = view[V_FRIEND_SEAT]
+    if holder < 0:
+        for s in range(N_SEATS):
+            if pub[s] & bit(f):
+                holder = s
+    return -1 if holder == view[V_DECLARER] else holder
+
+
+@nb.njit(cache=True)
+def seat_delta(points, seat, view, friend, ctx):
+    """The seat's score change for per-seat card points ``points`` (TF-11 ... TF-13)."""
+    delta = ctx[C_DELTA]
+    engine.score(points, view[V_DECLARER], friend, view[V_FRIEND_CARD] < 0, delta)
+    return delta[seat]
+
+
+@nb.njit(cache=True)
+def _points_of(mask):
+    return 2 * popcount(mask & TWO_POINTS) + popcount(mask & ONE_POINT)
+
+
+# ---------------------------------------------------------------- rollouts
+
+
+@nb.njit(cache=True)
+def rollout(rv, rh, card, st):
+    """Play the round out from the view ``rv`` over the hands ``rh`` (both consumed): the
+    seat to move plays ``card`` (-1: the heuristic's), then every seat the heuristic's card
+    (TF-7 ... TF-11).  Card points per seat end in ``rv[V_POINTS:]``."""
+    leader = rv[V_LEADER]
+    i0 = rv[V_NPLAYED]
+    trump = rv[V_TRUMP]
+    friend = rv[V_FRIEND_CARD]
+    for t in range(rv[V_TRICK], N_TRICKS):
+        rv[V_TRICK] = t
+        rv[V_LEADER] = leader
+        for i in range(i0, N_SEATS):
+            rv[V_NPLAYED] = i
+            s = (leader + i) % N_SEATS
+            hand = rh[s]
+            legal = hand if i == 0 else follow_mask(hand, rv[V_TRICK_CARDS] // 13)
+            c = card if card >= 0 else policies.heuristic_play(s, hand, legal, rv, st)
+            card = -1
+            rh[s] = hand & ~bit(c)
+            engine.show_card(rv, i, c, s, friend)
+        pos = trick_winner_at(rv, V_TRICK_CARDS, N_SEATS, trump)
+        p = 0
+        for i in range(N_SEATS):
+            p += policies.card_points(rv[V_TRICK_CARDS + i])
+        leader = (leader + pos) % N_SEATS
+        rv[V_POINTS + leader] += p
+        i0 = 0
+
+
+@nb.njit(cache=True)
+def _rollout_score(ctx, view, card, seat, friend):
+    rv, rh, pub = ctx[C_RVIEW], ctx[C_RHANDS], ctx[C_PUB]
+    rv[:] = view
+    for s in range(N_SEATS):
+        rh[s] = pub[s]
+    rollout(rv, rh, card, ctx[C_ST])
+    return seat_delta(rv[V_POINTS:V_POINTS + N_SEATS], seat, view, friend, ctx)
+
+
+# ---------------------------------------------------------------- play
+
+
+@nb.njit(cache=True)
+def _index(legal, c):
+    return popcount(legal & (bit(c) - np.uint64(1)))
+
+
+@nb.njit(cache=True)
+def _exact_scores(ctx, view, seat, legal, friend):
+    """Add each legal card's exact score change in world ``ctx.pub`` to the sums; False (sums
+    untouched) if the solve ran out of its node budget."""
+    tab, pub, trick = ctx[C_TAB], ctx[C_PUB], ctx[C_TRICK]
+    cards_out, values_out = ctx[C_CARDS], ctx[C_VALUES]
+    declarer = view[V_DECLARER]
+    team = 1 << declarer
+    if friend >= 0:
+        team |= 1 << friend
+    n = view[V_NPLAYED]
+    for i in range(n):
+        trick[i] = TO_PUBLIC[view[V_TRICK_CARDS + i]]
+    hands = np.zeros(N_SEATS, np.uint64)
+    for s in range(N_SEATS):
+        hands[s] = public_mask(pub[s])
+    k = solver.solve_moves(hands, view[V_LEADER], trick, n, view[V_TRUMP], team, tab, cards_out,
+                           values_out)
+    if k < 0:
+        return False
+    so_far = 0
+    for s in range(N_SEATS):
+        if (team >> s) & 1:
+            so_far += view[V_POINTS + s]
+    total = 20 - _points_of(pub[KITTY])
+    points = ctx[C_POINTS]
+    other = 0
+    while (team >> other) & 1:
+        other += 1
+    sums = ctx[C_SUMS]
+    for i in range(k):
+        c = TO_INTERNAL[cards_out[i]]
+        if not legal & bit(c):
+            continue
+        points[:] = 0
+        points[declarer] = so_far + values_out[i]
+        points[other] = total - points[declarer]
+        # the team's points all on the declarer, the others' on one opponent: the score reads
+        # only the two sides' totals
+        sums[_index(legal, c)] += seat_delta(points, seat, view, friend, ctx)
+    return True
+
+
+@nb.njit(cache=True)
+def search_card(policy, seat, hand, legal, view, st, ctx):
+    """pimc / dd card: each legal card's total score change over the worlds; the best, ties
+    to the lowest card."""
+    if popcount(legal) == 1:
+        return lowest_bit(legal)
+    omniscient = policy == DD
+    if view[V_PLAYED] == 0:  # the first lead: nothing recorded yet is of this hand
+        ctx[C_VOIDS][:] = 0
+    unseen = play_facts(seat, hand, view, ctx[C_VOIDS], ctx[C_NEED], ctx[C_MASKS])
+    if not omniscient and sampling.prepare(unseen, ctx[C_NEED], ctx[C_MASKS][0], HOLDERS,
+                                           ctx[C_SC]) <= 0.0:
+        return policies.heuristic_play(seat, hand, legal, view, st)
+    _seed(ctx, st, seat, K_PLAY, popcount(np.uint64(view[V_PLAYED])))
+    exact = popcount(hand) <= EXACT_CARDS
+    sums = ctx[C_SUMS]
+    sums[:] = 0
+    for _ in range(_n_worlds(policy)):
+        _world(ctx, omniscient, view)
+        friend = _friend_seat(view, ctx[C_PUB])
+        if exact and _exact_scores(ctx, view, seat, legal, friend):
+            continue
+        m = legal
+        j = 0
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            sums[j] += _rollout_score(ctx, view, c, seat, friend)
+            j += 1
+    best, best_sum = -1, -(1 << 60)
+    m = legal
+    j = 0
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if sums[j] > best_sum:
+            best, best_sum = c, sums[j]
+        j += 1
+    return best
+
+
+# ---------------------------------------------------------------- kernel hooks
+
+
+@nb.njit(inline="always", cache=True)
+def play_card(policy, seat, hand, legal, view, st, ctx):
+    if policy >= DD:
+        return search_card(policy, seat, hand, legal, view, st, ctx)
+    return policies.builtin_play(policy, seat, hand, legal, view, st)
+
+
+def _home(fn, name):
+    """``fn`` under a name of this file, so Numba caches it here (its code is the engine's):
+    after editing engine.py, delete this module's cache (docs/search_policies_spades_tf.md)."""
+    code = fn.__code__.replace(co_filename=__file__, co_name=name, co_qualname=name)
+    return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+
+
+_kernels = None
+
+
+def kernels():
+    """(hands kernel, games kernel) of runs with a search policy (compiled on first use,
+    cached on disk): the engine's kernels with this module's hooks."""
+    global _kernels
+    if _kernels is None:
+        hands_fn, games_fn = engine.kernels_with(
+            lambda f, name: nb.njit(cache=True, nogil=True)(_home(f, name)),
+            play_card=play_card, seen_card=seen_card, search_context=new_context, SEARCH=True)
+        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(_home(f, name))
+                         for f, name in ((hands_fn, "search_hands_kernel"),
+                                         (games_fn, "search_games_kernel")))
+    return _kernels
+
+
+def check_choice(choice) -> None:
+    if choice.user and any(is_search(s) for s in choice.seats):
+        raise SimcoreError("a user play policy and pimc/dd cannot share a run yet")
