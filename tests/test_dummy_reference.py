@@ -34,6 +34,8 @@ CASES = [
     (Rules(players=4), "random", 50),
     (Rules(players=4), "heuristic", 80),
     (Rules(players=4), "mixed", 60),
+    (Rules(players=2), "expert", 50),
+    (Rules(players=3, **ALL_OPTIONS), "expert", 40),
     (Rules(players=4, **ALL_OPTIONS), "heuristic", 60),
     (Rules(players=3, **ALL_OPTIONS, layoff_limit="none", dark_knock_layoffs=True,
            qka_closed=True, may_discard_taken_card=False), "random", 40),

@@ -135,6 +135,11 @@ GAME = Game(
     rules_cls=Rules,
     play_policies=PLAY_POLICIES,
     default_play="heuristic",
+    policy_notes=(
+        "expert: takes worth their cost and opens early, knocks whenever it can, discards what "
+        "the next player is least likely to meld (its known pile picks, the unseen cards) and "
+        "what the penalty options would not charge (docs/games/dummy.md)",
+    ),
     decisions={},
     default_decisions={},
     run_hands=run_hands,

@@ -15,21 +15,27 @@ Built-in:
   face down, a speto under speto_knock_100), never discards a speto, avoids discards that feed
   a speto or the head card in the pile or that fit the table or the pile, and otherwise throws
   its highest deadwood.
+- ``expert``: takes worth their cost, early opening, discards that do not feed the next player
+  (its known pile picks and the unseen cards), dumping high deadwood as the stock runs down,
+  the penalty options (:mod:`simcore.games.dummy.expert`).
 """
 
 import numba as nb
 import numpy as np
 
-from simcore.cards import bit, highest_bit, lowest_bit, popcount
-from simcore.melds import can_partition, meldable, spread_ranks
+from simcore.cards import bit, lowest_bit, popcount
+from simcore.melds import meldable, spread_ranks
 from simcore.rng import below
+from simcore.games.dummy.expert import PARAMS as EXPERT_PARAMS
+from simcore.games.dummy.expert import expert_play
+from simcore.games.dummy.tactics import can_knock_after, choose_play, fits_table, near
 from simcore.games.dummy.layout import (
-    A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, K_ACQUIRE, K_PLAY, TAKE_SHIFT, V_FINAL,
-    V_HEAD, V_HEAD_IN_PILE, V_MELD0, V_N_MELDS, V_N_PILE, V_OPENED, V_PILE0, V_PILE_MASK,
-    V_SPETO100, SPETOS, points,
+    K_ACQUIRE, K_PLAY, TAKE_SHIFT, V_FINAL,
+    V_HEAD, V_HEAD_IN_PILE, V_N_PILE, V_OPENED, V_PILE0, V_PILE_MASK,
+    SPETOS, points,
 )
 
-PLAY_POLICIES = {"random": 0, "heuristic": 1}
+PLAY_POLICIES = {"random": 0, "heuristic": 1, "expert": 2}
 USER_POLICY = -1
 
 OPEN_BONUS = 30     # the heuristic values opening (no doubled hand, melds from hand) this much
@@ -38,48 +44,9 @@ TAKE_AT = 0         # and takes a non-opening pile meld scoring at least this
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
 
-@nb.njit(inline="always", cache=True)
-def _near(x):
-    """DM-34's neighbourhood of card x."""
-    r = x % 13
-    m = spread_ranks(_ONE << np.uint64(r)) & ~bit(x)
-    for d in (-2, -1, 1, 2):
-        if 0 <= r + d <= 12:
-            m |= bit(x + d)
-    return m
-
-
-@nb.njit(cache=True)
-def _fits_table(c, view):
-    for j in range(view[V_N_MELDS]):
-        m = np.uint64(view[V_MELD0 + j])
-        lo = lowest_bit(m)
-        if (m & spread_ranks(_ONE << np.uint64(lo % 13))) == m:
-            if popcount(m) == 3 and c % 13 == lo % 13:
-                return True
-        elif c // 13 == lo // 13:
-            hi = highest_bit(m)
-            if (c == lo - 1 and lo % 13 > 0) or (c == hi + 1 and hi % 13 < 12):
-                return True
-    return False
-
-
 @nb.njit(cache=True)
 def random_policy(kind, seat, hand, view, acts, n, st):
     return below(st, n)
-
-
-@nb.njit(cache=True)
-def _can_knock_after(rest):
-    if popcount(rest) <= 1:
-        return True
-    o = rest
-    while o:
-        c = lowest_bit(o)
-        o &= o - _ONE
-        if can_partition(rest & ~bit(c)):
-            return True
-    return False
 
 
 @nb.njit(cache=True)
@@ -104,7 +71,7 @@ def _acquire(seat, hand, view, acts, n):
         score = points(meld) - points(dead)
         if not opened:
             score += OPEN_BONUS
-        if popcount(rest) <= 9 and _can_knock_after(rest):
+        if popcount(rest) <= 9 and can_knock_after(rest):
             score += 1000
         if score > best_score:
             best_score = score
@@ -117,42 +84,18 @@ def _acquire(seat, hand, view, acts, n):
 
 
 @nb.njit(cache=True)
-def _play(seat, hand, view, acts, n):
-    best = 0
-    best_score = -(1 << 30)
-    for i in range(n):
-        a = acts[i]
-        typ = a >> A_SHIFT
-        if typ == A_KNOCK:
-            c = a & 255
-            score = 100000 - points(bit(c))
-            if view[V_SPETO100] and (bit(c) & SPETOS):
-                score += 1000
-        elif typ == A_MELD:
-            score = 1000 + points(np.uint64(a) & _ALL)
-        elif typ == A_LAYOFF:
-            score = 500 + points(bit(a & 255))
-        else:
-            score = 0
-        if score > best_score:
-            best_score = score
-            best = i
-    return best
-
-
-@nb.njit(cache=True)
 def _discard(seat, hand, view, acts, n):
     h = np.uint64(hand)
     melded = meldable(h)
     pile = np.uint64(view[V_PILE_MASK])
     danger = np.uint64(0)
     if view[V_HEAD_IN_PILE]:
-        danger |= _near(view[V_HEAD])
+        danger |= near(view[V_HEAD])
     sp = pile & SPETOS
     while sp:
         x = lowest_bit(sp)
         sp &= sp - _ONE
-        danger |= _near(x)
+        danger |= near(x)
     best = 0
     best_score = -(1 << 30)
     for i in range(n):
@@ -172,7 +115,7 @@ def _discard(seat, hand, view, acts, n):
             score -= 1000
         if cb & danger:
             score -= 200
-        if _fits_table(c, view):
+        if fits_table(c, view):
             score -= 100
         if meldable(pile | cb) & cb:
             score -= 100
@@ -187,7 +130,7 @@ def heuristic_policy(kind, seat, hand, view, acts, n, st):
     if kind == K_ACQUIRE:
         return _acquire(seat, hand, view, acts, n)
     if kind == K_PLAY:
-        return _play(seat, hand, view, acts, n)
+        return choose_play(view, acts, n)
     return _discard(seat, hand, view, acts, n)
 
 
@@ -195,4 +138,6 @@ def heuristic_policy(kind, seat, hand, view, acts, n, st):
 def builtin_play(policy, kind, seat, hand, view, acts, n, st):
     if policy == 1:
         return heuristic_policy(kind, seat, hand, view, acts, n, st)
+    if policy == 2:
+        return expert_play(kind, seat, hand, view, acts, n, st, EXPERT_PARAMS)
     return random_policy(kind, seat, hand, view, acts, n, st)
