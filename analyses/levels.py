@@ -64,7 +64,7 @@ class Claim:
             v, lo, hi = (f"{x:+.2f}" if self.signed else f"{x:g}" for x in (self.value, self.low, self.high))
             ci = f"95% CI {lo} to {hi}"
         if not (np.isfinite(self.low) and np.isfinite(self.high)):
-            return f"{v}{'' if self.scale == 100 else ' ' + self.unit}, n = {self.n:,}"
+            return f"n = {self.n:,}"  # a threshold: the verdict says the value
         return f"{v}, {ci}, n = {self.n:,}"
 
 
@@ -91,9 +91,9 @@ def threshold_claim(question: str, table: pl.DataFrame, x: str, low: str, unit: 
         if not above[i]:
             break
         start = xs[i]
-    if start is None:
+    if start is None:  # not shown at this sample size: undecided, not an answer of its own
         return Claim(question, f"at no number of {unit} (groups n ≥ {min_n})", float("nan"),
-                     float("nan"), float("nan"), unit, n)
+                     float("nan"), float("nan"), unit, n, decided=False)
     return Claim(question, f"from {common.plural(start, unit.rstrip('s'))} up", float(start), float("nan"), float("nan"), unit, n)
 
 
