@@ -5,8 +5,10 @@ a PNG chart, the table(s) behind it (CSV) and a Markdown summary.
     analyses.run_analysis(NAME, RUN_DIR, OUT_DIR)
 
 ``ANALYSES`` maps a name to (module, game); the game ``"any"`` accepts a run of every game.
-``--data`` is one run folder (several: levels of play side by side, ``analyses.levels``), or (for analyses whose module has ``run_set``) a folder whose
-sub-folders are runs of the same game, e.g. one run per knock threshold.
+``--data`` is one run folder, or (for analyses whose module has ``run_set``) a folder whose
+sub-folders are runs of the same game, e.g. one run per knock threshold.  Several ``--data``
+(a list) are levels of play shown side by side (``analyses.levels``).  The strategy analyses
+refuse a ``simcore solve`` run unless their module says ``SOLVE_RUNS``.
 """
 
 from __future__ import annotations
