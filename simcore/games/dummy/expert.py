@@ -43,7 +43,9 @@ import numpy as np
 
 from simcore.cards import bit, lowest_bit, popcount
 from simcore.melds import meldable, spread_ranks
-from simcore.games.dummy.tactics import can_knock_after, choose_play, fits_table, near
+from simcore.games.dummy.tactics import (
+    can_knock_after, choose_play, feeding_pile_prizes, fits_table, near,
+)
 from simcore.games.dummy.layout import (
     K_ACQUIRE, K_PLAY, PEN_FULL, PEN_HEAD_FEED, PEN_LAYOFF,
     PEN_SPETO_DISCARD, PEN_SPETO_FEED, SPETOS, TAKE_SHIFT, V_COUNT0, V_DIR, V_DISCARDS0,
@@ -290,14 +292,7 @@ def choose_discard(seat, hand, view, acts, n, params):
     held = meldable(h)
     late = lateness(seat, view, params)
     close = view[V_COUNT0 + nxt] <= params[12]  # the next player might knock on a take
-    hot = np.uint64(0)
-    if view[V_HEAD_IN_PILE]:
-        hot |= near(view[V_HEAD])
-    sp = pile & SPETOS
-    while sp:
-        x = lowest_bit(sp)
-        sp &= sp - _ONE
-        hot |= near(x)
+    hot = feeding_pile_prizes(view)
     best = 0
     best_score = -1e18
     for i in range(n):

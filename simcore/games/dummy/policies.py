@@ -23,15 +23,17 @@ Built-in:
 import numba as nb
 import numpy as np
 
-from simcore.cards import bit, lowest_bit, popcount
+from simcore.cards import bit, popcount
 from simcore.melds import meldable, spread_ranks
 from simcore.rng import below
 from simcore.games.dummy.expert import PARAMS as EXPERT_PARAMS
 from simcore.games.dummy.expert import expert_play
-from simcore.games.dummy.tactics import can_knock_after, choose_play, fits_table, near
+from simcore.games.dummy.tactics import (
+    can_knock_after, choose_play, feeding_pile_prizes, fits_table,
+)
 from simcore.games.dummy.layout import (
     K_ACQUIRE, K_PLAY, TAKE_SHIFT, V_FINAL,
-    V_HEAD, V_HEAD_IN_PILE, V_N_PILE, V_OPENED, V_PILE0, V_PILE_MASK,
+    V_N_PILE, V_OPENED, V_PILE0, V_PILE_MASK,
     SPETOS, points,
 )
 
@@ -88,14 +90,7 @@ def _discard(seat, hand, view, acts, n):
     h = np.uint64(hand)
     melded = meldable(h)
     pile = np.uint64(view[V_PILE_MASK])
-    danger = np.uint64(0)
-    if view[V_HEAD_IN_PILE]:
-        danger |= near(view[V_HEAD])
-    sp = pile & SPETOS
-    while sp:
-        x = lowest_bit(sp)
-        sp &= sp - _ONE
-        danger |= near(x)
+    danger = feeding_pile_prizes(view)
     best = 0
     best_score = -(1 << 30)
     for i in range(n):

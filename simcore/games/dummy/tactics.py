@@ -6,7 +6,8 @@ import numpy as np
 from simcore.cards import bit, highest_bit, lowest_bit, popcount
 from simcore.melds import can_partition, spread_ranks
 from simcore.games.dummy.layout import (
-    A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, SPETOS, V_MELD0, V_N_MELDS, V_SPETO100, points,
+    A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, SPETOS, V_HEAD, V_HEAD_IN_PILE, V_MELD0, V_N_MELDS,
+    V_PILE_MASK, V_SPETO100, points,
 )
 
 _ONE = np.uint64(1)
@@ -21,6 +22,22 @@ def near(x):
     for d in (-2, -1, 1, 2):
         if 0 <= r + d <= 12:
             m |= bit(x + d)
+    return m
+
+
+@nb.njit(cache=True)
+def feeding_pile_prizes(view):
+    """Cards next to a speto or the head card lying in the pile (a discard there lets the next
+    player take the prize with it)."""
+    pile = np.uint64(view[V_PILE_MASK])
+    m = np.uint64(0)
+    if view[V_HEAD_IN_PILE]:
+        m |= near(view[V_HEAD])
+    sp = pile & SPETOS
+    while sp:
+        x = lowest_bit(sp)
+        sp &= sp - _ONE
+        m |= near(x)
     return m
 
 
