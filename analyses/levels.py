@@ -368,3 +368,17 @@ def levels_summary(analysis, name, levels, per_level, chart, table, out, summari
     path = out / f"{name}.md"
     path.write_text("\n".join(lines))
     return path
+
+
+def closing_note(results: Path) -> str:
+    """For the report's closing note: every question, in every ``*_levels.csv`` under
+    ``results``, whose decided answer changed with the level, one Markdown line each."""
+    lines = []
+    for path in sorted(Path(results).rglob("*_levels.csv")):
+        table = pl.read_csv(path)
+        for (question,), g in table.group_by("question", maintain_order=True):
+            decided = g.filter(pl.col("decided"))
+            if decided["verdict"].n_unique() > 1:
+                answers = "; ".join(f"{r['level']}: {r['verdict']}" for r in g.iter_rows(named=True))
+                lines.append(f"- `{path.parent.relative_to(results)}` — {question}: {answers}")
+    return "\n".join(lines) if lines else "No conclusion changed with the level of play."

@@ -145,6 +145,8 @@ def test_euchre_makers_levels_words_follow_the_data(runs, tmp_path):
     assert (f"{question}: the answer changes with the level" in md) == (len(decided) == 2)
     for level in ("random", "heuristic"):
         assert (tmp_path / level / "euchre_makers.png").is_file()
+    note = levels.closing_note(tmp_path)
+    assert (question in note) == (len(decided) == 2)
     assert f"--data {data[0]} --data {data[1]}" in md
     assert (tmp_path / "euchre_makers_levels.png").stat().st_size > 0
 
