@@ -74,7 +74,7 @@ from simcore.games.euchre.scoring import hand_points
 
 DD = 5000  # policy id of dd (play and decision ids alike; above every built-in decision id)
 PIMC = 10000  # pimc:W = PIMC + W
-DEFAULT_WORLDS = 20
+DEFAULT_WORLDS = 32
 MAX_WORLDS = 10000
 KITTY = N_SEATS  # holder 4: the kitty (3 cards and the upcard, or the dealer's discard)
 HOLDERS = N_SEATS + 1
