@@ -122,7 +122,11 @@ def build_parser() -> argparse.ArgumentParser:
     from analyses import ANALYSES
 
     ana.add_argument("name", metavar="NAME", help="one of: " + ", ".join(ANALYSES))
-    ana.add_argument("--data", required=True, help="a run folder made by simcore simulate")
+    ana.add_argument("--data", required=True, action="append", metavar="DIR",
+                     help="a run folder made by simcore simulate (or solve); repeat it for runs made "
+                          "at other levels of play, shown side by side")
+    ana.add_argument("--label", action="append", default=[], metavar="DIR=NAME",
+                     help="the level-of-play label of one --data folder (default: from its manifest)")
     ana.add_argument("--out", required=True, help="folder for the chart and table")
 
     desc = sub.add_parser("describe", help="list a game's rules options and policies")
@@ -168,7 +172,8 @@ def _dispatch(args) -> int:
     if args.command == "analyze":
         from analyses import run_analysis
 
-        written = run_analysis(args.name, args.data, args.out)
+        data = args.data[0] if len(args.data) == 1 else args.data
+        written = run_analysis(args.name, data, args.out, labels=args.label)
         for path in written:
             print(path)
         return 0
