@@ -472,7 +472,11 @@ def bare_step(table, sizes, threads, repeats):
 
 def game_steps(table, setup, steps, sizes, threads, repeats, bare, policies=None):
     game, label = setup.game, setup.label
-    policies = [p for p in game.play_policies if not policies or p in policies]
+    # the search policies (pimc, dd) play tens to thousands of hands a second: timed by
+    # scripts/strength_pimc*.py --speed, not with a million-hand engine run here
+    searching = {"pimc", "pimc:W", "dd"}
+    policies = [p for p in game.play_policies
+                if (p in policies if policies else p not in searching) and p != "pimc:W"]
     peers = {}
     if "peers" in steps and game.name in OPENSPIEL:
         peers["OpenSpiel"] = openspiel_rate(OPENSPIEL[game.name], sizes.peer_seconds)
