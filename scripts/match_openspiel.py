@@ -4,6 +4,7 @@
     .venv/bin/python scripts/match_openspiel.py euchre --hands 2000 --ismcts 200
     .venv/bin/python scripts/match_openspiel.py spades --hands 400
     .venv/bin/python scripts/match_openspiel.py agree --hands 1000   # vs simcore's engine
+    .venv/bin/python scripts/match_openspiel.py gin --hands 2000 --params 5,0.6,7,6,1,2,1,1,10,4
 
 Gin: simcore's ``expert`` and ``heuristic`` against ``pyspiel.make_simple_gin_rummy_bot``.
 Euchre and Spades: simcore's ``heuristic`` partnership against uniform random bots (and, with
@@ -117,19 +118,37 @@ HEADER = ("| simcore vs opponent | hands | points/hand (95%) | hands won [Wilson
           "tied/void | won of decided [95%] | ms/hand |\n|---|---|---|---|---|---|---|---|")
 
 
+def expert_with(weights: str) -> str:
+    """Register the Gin expert with other weights (``expert.PARAMS`` order, comma-separated)
+    as a bridge policy for this run; returns its name."""
+    from simcore.games.gin_rummy.expert import PARAMS, expert_play
+    from simcore.interop import os_gin_rummy as G
+    from simcore.interop.openspiel import no_argument
+
+    params = tuple(float(x) for x in weights.split(","))
+    if len(params) != len(PARAMS):
+        raise SystemExit(f"--params needs {len(PARAMS)} numbers (expert.PARAMS), got {len(params)}")
+    play = lambda kind, seat, hand, view, st: expert_play(kind, seat, hand, view, st, params)  # noqa: E731
+    G.POLICIES["expert-params"] = no_argument(lambda: G.Decisions(play=play))
+    return "expert-params"
+
+
 def gin(args):
     game = pyspiel.load_game("gin_rummy")
     params = game.get_parameters()
     simple = lambda p: pyspiel.make_simple_gin_rummy_bot(params, p)  # noqa: E731
     heuristic = lambda p: make_bot(game, p, "heuristic", seed=args.seed)  # noqa: E731
     lines, knock_lines = [], [KNOCK_HEADER]
-    for policy, other, other_name in [("expert", simple, "simple_gin_rummy_bot"),
-                                      ("heuristic", simple, "simple_gin_rummy_bot"),
-                                      ("expert", heuristic, "simcore heuristic")]:
+    matchups = [("expert", simple, "simple_gin_rummy_bot"),
+                ("heuristic", simple, "simple_gin_rummy_bot"),
+                ("expert", heuristic, "simcore heuristic")]
+    if args.params:  # only the expert with these weights against the simple bot
+        matchups = [(expert_with(args.params), simple, "simple_gin_rummy_bot")]
+    for policy, other, other_name in matchups:
         ours = lambda p, policy=policy: make_bot(game, p, policy, seed=args.seed)  # noqa: E731
         margins, s, knocks = match(game, ours, other, args.hands, args.seed,
                                    lambda k: (k % 2,))
-        label = f"gin {policy} vs {other_name}"
+        label = f"gin {policy} vs {other_name}".replace("expert-params", f"expert({args.params})")
         lines.append(row(label, margins, s))
         knock_lines.append(knock_row(label, margins, knocks))
     return lines, knock_lines
@@ -362,6 +381,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ismcts", type=int, default=0, help="Euchre: also vs ISMCTS, N sims/move")
     ap.add_argument("--ismcts-hands", type=int, default=0, help="hands vs ISMCTS (default --hands)")
+    ap.add_argument("--params", help="gin: only the expert with these weights (expert.PARAMS "
+                                     "order, comma-separated) against the simple gin bot")
     args = ap.parse_args(argv)
     if args.game == "agree":
         print("\n".join(agreement(args)))

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from simcore.cards import bit, parse_card, parse_hand
-from simcore.games.gin_rummy import GAME, engine, layout, run_games, run_hands
+from simcore.games.gin_rummy import GAME, engine, expert, layout, run_games, run_hands
 from simcore.games.gin_rummy.policies import PLAY_POLICIES, builtin_play
 from simcore.games.gin_rummy.rules import Rules
-from simcore.melds import gin_deadwoods
+from simcore.melds import gin_deadwoods, to_sequence
 
 EXPERT = PLAY_POLICIES["expert"]
 L = layout
@@ -40,6 +40,16 @@ def _view(*, top=None, pile="", picks="", thrown="", stock=25, turn=4, taken=Non
 def _ask(kind, hand, view):
     return int(builtin_play(EXPERT, kind, 0, np.uint64(parse_hand(hand)), view,
                             np.zeros(1, np.uint64)))
+
+
+# the expert's weights with the knock timing tuned for games against the heuristic
+# (docs/games/gin_rummy.md, Strength): any knock for 6 turns, then 1 point lower a turn and 2 a pick
+TIMED = expert.PARAMS[:3] + (6.0, 1.0, 2.0, 1.0) + expert.PARAMS[7:]
+
+
+def _ask_timed(kind, hand, view):
+    return int(expert.expert_play(kind, 0, np.uint64(parse_hand(hand)), view,
+                                  np.zeros(1, np.uint64), TIMED))
 
 
 def _dw_mask(h):
@@ -86,8 +96,9 @@ def test_takes_a_card_that_lets_it_knock_at_once():
 def test_discards_the_safe_card_of_equal_deadwood(hand, picks, unsafe, safe):
     h = parse_hand(hand)
     assert _dw(hand.replace(unsafe, "").strip()) == _dw(hand.replace(safe, "").strip())
-    # late in the hand, so deadwood 7 or 9 is no knock and the discard lies face up
-    view = _view(top=None, pile="2S 4S TC", picks=picks, thrown="TC", turn=30, stock=8)
+    # under a knock limit of 5, deadwood 7 or 9 is no knock and the discard lies face up
+    view = _view(top=None, pile="2S 4S TC", picks=picks, thrown="TC", turn=30, stock=8,
+                 knock_limit=5)
     assert _ask(L.K_DISCARD, hand, view) == parse_card(safe)
     assert h & bit(parse_card(unsafe))
 
@@ -108,11 +119,14 @@ def test_never_discards_the_card_just_taken():
 
 def test_about_to_knock_the_discard_ignores_danger():
     # the opponent holds 6S 7S: 5S would extend its run, 5C would not; either leaves deadwood 5.
-    # Early the seat knocks (the discard goes face down): the plain minimum-deadwood discard,
-    # ties to the higher card id (5S).  Late, deadwood 5 does not knock: 5S is kept back
+    # Knocking (the discard goes face down): the plain minimum-deadwood discard, ties to the
+    # higher card id (5S).  Under a knock limit of 4, deadwood 5 does not knock: 5S is kept back;
+    # the same late in the hand under the timed weights
     hand = "8C 9C TC 2D 3D 4D JH QH KH 5S 5C"
     assert _ask(L.K_DISCARD, hand, _view(picks="6S 7S", turn=2)) == parse_card("5S")
-    assert _ask(L.K_DISCARD, hand, _view(picks="6S 7S", turn=36, stock=6)) == parse_card("5C")
+    assert _ask(L.K_DISCARD, hand, _view(picks="6S 7S", turn=36, stock=6)) == parse_card("5S")
+    assert _ask(L.K_DISCARD, hand, _view(picks="6S 7S", turn=2, knock_limit=4)) == parse_card("5C")
+    assert _ask_timed(L.K_DISCARD, hand, _view(picks="6S 7S", turn=36, stock=6)) == parse_card("5C")
 
 
 # ---------------------------------------------------------------- knock timing
@@ -123,17 +137,44 @@ def test_knocks_at_low_deadwood_early():
     assert _ask(L.K_KNOCK, HAND, _view(deadwood=10, turn=1)) == 1
 
 
-def test_does_not_knock_into_a_likely_undercut_late():
+def test_knocks_at_once_however_late_but_lower_against_picks():
+    # a knock wins the hand unless undercut: late it still knocks at the limit ...
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=10, turn=30, stock=10)) == 1
+    # ... but 2 points lower per card the opponent holds from the pile (its melds firm up)
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=6, turn=30, picks="5S 6S", stock=10)) == 1
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=7, turn=30, picks="5S 6S", stock=10)) == 0
+
+
+def test_timed_weights_do_not_knock_into_a_likely_undercut_late():
     # turn 30, the opponent holds two picks: its deadwood is likely low by now
-    assert _ask(L.K_KNOCK, HAND, _view(deadwood=9, turn=30, picks="5S 6S", stock=10)) == 0
+    assert _ask_timed(L.K_KNOCK, HAND, _view(deadwood=9, turn=30, picks="5S 6S", stock=10)) == 0
     # early, the opponent showing one pick: knock at 8
-    assert _ask(L.K_KNOCK, HAND, _view(deadwood=8, turn=3, picks="5S")) == 1
+    assert _ask_timed(L.K_KNOCK, HAND, _view(deadwood=8, turn=3, picks="5S")) == 1
 
 
 def test_always_knocks_with_gin_or_very_low_deadwood():
     for turn in (0, 10, 40):
         assert _ask(L.K_KNOCK, HAND, _view(deadwood=0, turn=turn, picks="5S 6S 7S")) == 1
         assert _ask(L.K_KNOCK, HAND, _view(deadwood=1, turn=turn, picks="5S 6S 7S")) == 1
+
+
+@pytest.mark.parametrize("hand, pile", [
+    ("AC 2C 3C 4D 5D 6D 8S 9S KH QD", "2S 4S"),   # a run partial, high loose cards
+    ("7H 8H 9H 5C 5D JS JD 2S AD KC", "5H TC"),   # set partials, one of them half dead
+    ("AC 2C 3C 4C 5D 6D 7D 8D 9D TD", "KS"),      # gin: every draw is discarded again
+])
+def test_outlook_is_the_mean_over_unseen_draws(hand, pile):
+    """expert._outlook against brute force: every unseen card drawn into the hand, the best
+    discard by exhaustive minimum deadwood, averaged; and the share that lets it knock."""
+    h, seen = parse_hand(hand), parse_hand(hand) | parse_hand(pile)
+    best = []
+    for x in (c for c in range(52) if not seen >> c & 1):
+        eleven = h | 1 << x
+        best.append(min(_dw_mask(eleven & ~(1 << c)) for c in range(52) if eleven >> c & 1))
+    unseen = np.uint64(((1 << 52) - 1) & ~seen)
+    e, pk = expert._outlook(to_sequence(np.uint64(h), True), to_sequence(unseen, True), 10)
+    assert e == pytest.approx(np.mean(best))
+    assert pk == pytest.approx(np.mean(np.array(best) <= 10))
 
 
 def test_a_fixed_knock_decision_overrides_the_timing():
