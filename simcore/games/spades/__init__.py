@@ -21,6 +21,7 @@ from simcore.games.base import (
     n_blocks,
     with_attempts,
 )
+from simcore.games.searching import check_choice, is_search, search_blocks, searching
 from simcore.games.spades import dd_table, layout, pimc
 from simcore.games.spades.engine import DECK_IDS, games_kernel, hands_kernel, with_play
 from simcore.games.spades.policies import (
@@ -49,26 +50,17 @@ _kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _ga
 RANDOM_FAST_PATH = True
 
 
-def _searching(choice: PolicyChoice) -> bool:
-    return any(pimc.is_search(s) for s in choice.seats)
-
-
 def _kernel_pair(choice: PolicyChoice):
     """The run's kernels: with a search policy (pimc, dd) the search kernel set, compiled only
     then; else the built-in (or user-policy) kernels."""
-    if _searching(choice):
-        pimc.check_choice(choice)
+    if searching(choice):
+        check_choice(choice)
         return pimc.kernels()
     return _kernels(choice)
 
 
 def _blocks(count: int, choice: PolicyChoice) -> int:
-    """Kernel blocks: a searching run spends milliseconds a hand, so it splits small batches
-    finely enough to keep every thread busy (each block allocates its own solver table)."""
-    if _searching(choice):
-        return max(1, min(count, 4 * nb.get_num_threads(), -(-count // 8)))
-    return n_blocks(count)
-
+    return search_blocks(count) if searching(choice) else n_blocks(count)
 
 
 
@@ -81,7 +73,7 @@ def policy_arrays(choice: PolicyChoice):
         if name == "seat":
             name = "heuristic" if s in choice.user else choice.seats[s]
         # a searching seat (pimc, dd) bids itself, whatever the bid policy says
-        bid_policies[s] = pimc.search_id(choice.seats[s]) if pimc.is_search(
+        bid_policies[s] = pimc.PLAY_POLICIES[choice.seats[s]] if is_search(
             choice.seats[s]) else BID_POLICIES[name]
     modes = np.zeros(N_MODES, np.int64)
     modes[M_NIL] = NIL_POLICIES[choice.decisions["nil"]]

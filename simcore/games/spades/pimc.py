@@ -35,15 +35,12 @@ the same run without searching.
 
 from __future__ import annotations
 
-import re
-import types
-
 import numba as nb
 import numpy as np
 
 from simcore import rng, sampling, search
+from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
-from simcore.errors import SimcoreError
 from simcore.tricks import follow_mask
 from simcore.games.spades import engine, policies, solver
 from simcore.games.spades.layout import (
@@ -74,51 +71,14 @@ from simcore.games.spades.layout import (
 )
 from simcore.games.spades.scoring import score_side
 
-DD = 5000  # policy id of dd (play and bid ids alike; above every built-in id)
-PIMC = 10000  # pimc:W = PIMC + W
 DEFAULT_WORLDS = 20
-MAX_WORLDS = 10000
 EXACT_CARDS = 7  # exact solves when the seat to play holds at most this many cards
 BUDGET = 200_000  # nodes per solve before a world falls back to rollouts
 MAX_STATES = 4096  # capacity states of a Spades observation: at most 14**3
 NIL_NEVER = 1  # policies' nil mode "never"
 K_PLAY, K_BID = 1, 2  # decision kinds, folded into each decision's stream
 
-_PIMC_NAME = re.compile(r"pimc:(\d+)")
-
-
-def search_id(name) -> int | None:
-    """The policy id of ``dd``, ``pimc`` or ``pimc:W`` (None for any other name)."""
-    if not isinstance(name, str):
-        return None
-    if name == "dd":
-        return DD
-    if name == "pimc":
-        return PIMC + DEFAULT_WORLDS
-    match = _PIMC_NAME.fullmatch(name)
-    if match and 1 <= int(match.group(1)) <= MAX_WORLDS:
-        return PIMC + int(match.group(1))
-    return None
-
-
-def is_search(name) -> bool:
-    return search_id(name) is not None
-
-
-class PlayPolicies(dict):
-    """The play policies by name: the built-in ones plus ``pimc:W`` for any W in 1..10000
-    (listed once, as ``pimc:W``)."""
-
-    def __contains__(self, name):
-        return search_id(name) is not None or (name != "pimc:W" and dict.__contains__(self, name))
-
-    def __getitem__(self, name):
-        pid = search_id(name)
-        return pid if pid is not None else dict.__getitem__(self, name)
-
-
-PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, pimc=PIMC + DEFAULT_WORLDS,
-                             **{"pimc:W": -1}, dd=DD)
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
 OMNISCIENT = ("dd",)
 NOTES = (
     f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a whole searching player: its seat "
@@ -414,22 +374,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
             m &= m - np.uint64(1)
             sums[j] += _rollout_score(ctx, view, c, seat)
             j += 1
-    return _best_card(legal, sums)
-
-
-@nb.njit(cache=True)
-def _best_card(cards, sums):
-    """The card of ``cards`` (lowest first = index order of ``sums``) with the best sum."""
-    best, best_sum = -1, -(1 << 60)
-    m = cards
-    j = 0
-    while m:
-        c = lowest_bit(m)
-        m &= m - np.uint64(1)
-        if sums[j] > best_sum:
-            best, best_sum = c, sums[j]
-        j += 1
-    return best
+    return best_card(legal, sums)
 
 
 # ---------------------------------------------------------------- bidding
@@ -517,13 +462,6 @@ def exchange_mode(bid_policy, mode):
     return engine.exchange_mode(bid_policy, mode)
 
 
-def _home(fn, name):
-    """``fn`` under a name of this file, so Numba caches it here (its code is the engine's):
-    after editing engine.py, delete this module's cache (docs/search_policies_spades_tf.md)."""
-    code = fn.__code__.replace(co_filename=__file__, co_name=name, co_qualname=name)
-    return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
-
-
 _kernels = None
 
 
@@ -533,16 +471,12 @@ def kernels():
     global _kernels
     if _kernels is None:
         hands_fn, games_fn = engine.kernels_with(
-            lambda f, name: nb.njit(cache=True, nogil=True)(_home(f, name)),
+            lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, __file__)),
             play_card=play_card, bid_for=bid_for, seen_card=seen_card,
             choose_blind_nil=choose_blind_nil, exchange_mode=exchange_mode,
             search_context=new_context)
-        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(_home(f, name))
+        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, __file__))
                          for f, name in ((hands_fn, "search_hands_kernel"),
                                          (games_fn, "search_games_kernel")))
     return _kernels
 
-
-def check_choice(choice) -> None:
-    if choice.user and any(is_search(s) for s in choice.seats):
-        raise SimcoreError("a user play policy and pimc/dd cannot share a run yet")

@@ -14,12 +14,12 @@ from simcore.cards import RANKS
 from simcore.errors import SimcoreError
 from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records,
                                 interleave_options, n_blocks, padded_list, with_attempts)
+from simcore.games.searching import check_choice, search_blocks, searching
 from simcore.games.trump_friend import dd_table, layout, pimc
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
 from simcore.games.trump_friend.policies import (
     FORCED_TRUMP,
     FRIEND_POLICIES,
-    PLAY_POLICIES,
     TRUMP_POLICIES,
     USER_POLICY,
     builtin_play,
@@ -31,26 +31,17 @@ _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
 _kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel))
 
 
-def _searching(choice: PolicyChoice) -> bool:
-    return any(pimc.is_search(s) for s in choice.seats)
-
-
 def _kernel_pair(choice: PolicyChoice):
     """The run's kernels: with a search policy (pimc, dd) the search kernel set, compiled only
     then; else the built-in (or user-policy) kernels."""
-    if _searching(choice):
-        pimc.check_choice(choice)
+    if searching(choice):
+        check_choice(choice)
         return pimc.kernels()
     return _kernels(choice)
 
 
 def _blocks(count: int, choice: PolicyChoice) -> int:
-    """Kernel blocks: a searching run spends milliseconds a hand, so it splits small batches
-    finely enough to keep every thread busy (each block allocates its own solver table)."""
-    if _searching(choice):
-        return max(1, min(count, 4 * nb.get_num_threads(), -(-count // 8)))
-    return n_blocks(count)
-
+    return search_blocks(count) if searching(choice) else n_blocks(count)
 
 
 

@@ -22,15 +22,12 @@ the true deal (omniscient, labelled so).
 
 from __future__ import annotations
 
-import re
-import types
-
 import numba as nb
 import numpy as np
 
 from simcore import rng, sampling, search
+from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
-from simcore.errors import SimcoreError
 from simcore.tricks import follow_mask, trick_winner_at
 from simcore.games.trump_friend import engine, policies, solver
 from simcore.games.trump_friend.layout import (
@@ -55,10 +52,7 @@ from simcore.games.trump_friend.layout import (
     public_mask,
 )
 
-DD = 5000
-PIMC = 10000
 DEFAULT_WORLDS = 20
-MAX_WORLDS = 10000
 EXACT_CARDS = 4  # exact solves when the seat to play holds at most this many cards
 BUDGET = 200_000
 KITTY = N_SEATS  # holder 5: the two undealt cards
@@ -67,40 +61,7 @@ MAX_STATES = 11 ** 4 * 3  # capacity states: four other seats of at most 10, the
 ALL = np.uint64((1 << 52) - 1)
 K_PLAY = 1
 
-_PIMC_NAME = re.compile(r"pimc:(\d+)")
-
-
-def search_id(name) -> int | None:
-    """The policy id of ``dd``, ``pimc`` or ``pimc:W`` (None for any other name)."""
-    if not isinstance(name, str):
-        return None
-    if name == "dd":
-        return DD
-    if name == "pimc":
-        return PIMC + DEFAULT_WORLDS
-    match = _PIMC_NAME.fullmatch(name)
-    if match and 1 <= int(match.group(1)) <= MAX_WORLDS:
-        return PIMC + int(match.group(1))
-    return None
-
-
-def is_search(name) -> bool:
-    return search_id(name) is not None
-
-
-class PlayPolicies(dict):
-    """The play policies by name: the built-in ones plus ``pimc:W`` for any W in 1..10000."""
-
-    def __contains__(self, name):
-        return search_id(name) is not None or (name != "pimc:W" and dict.__contains__(self, name))
-
-    def __getitem__(self, name):
-        pid = search_id(name)
-        return pid if pid is not None else dict.__getitem__(self, name)
-
-
-PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, pimc=PIMC + DEFAULT_WORLDS,
-                             **{"pimc:W": -1}, dd=DD)
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
 OMNISCIENT = ("dd",)
 NOTES = (
     f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a searching player for the play: each "
@@ -358,16 +319,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
             m &= m - np.uint64(1)
             sums[j] += _rollout_score(ctx, view, c, seat, friend)
             j += 1
-    best, best_sum = -1, -(1 << 60)
-    m = legal
-    j = 0
-    while m:
-        c = lowest_bit(m)
-        m &= m - np.uint64(1)
-        if sums[j] > best_sum:
-            best, best_sum = c, sums[j]
-        j += 1
-    return best
+    return best_card(legal, sums)
 
 
 # ---------------------------------------------------------------- kernel hooks
@@ -380,13 +332,6 @@ def play_card(policy, seat, hand, legal, view, st, ctx):
     return policies.builtin_play(policy, seat, hand, legal, view, st)
 
 
-def _home(fn, name):
-    """``fn`` under a name of this file, so Numba caches it here (its code is the engine's):
-    after editing engine.py, delete this module's cache (docs/search_policies_spades_tf.md)."""
-    code = fn.__code__.replace(co_filename=__file__, co_name=name, co_qualname=name)
-    return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
-
-
 _kernels = None
 
 
@@ -396,14 +341,10 @@ def kernels():
     global _kernels
     if _kernels is None:
         hands_fn, games_fn = engine.kernels_with(
-            lambda f, name: nb.njit(cache=True, nogil=True)(_home(f, name)),
+            lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, __file__)),
             play_card=play_card, seen_card=seen_card, search_context=new_context, SEARCH=True)
-        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(_home(f, name))
+        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, __file__))
                          for f, name in ((hands_fn, "search_hands_kernel"),
                                          (games_fn, "search_games_kernel")))
     return _kernels
 
-
-def check_choice(choice) -> None:
-    if choice.user and any(is_search(s) for s in choice.seats):
-        raise SimcoreError("a user play policy and pimc/dd cannot share a run yet")

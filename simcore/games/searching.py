@@ -1,0 +1,101 @@
+"""What the search policies (``pimc``, ``pimc:W``, ``dd``) of the trick games share, game-neutral:
+their names and ids, the play-policy table that accepts any ``pimc:W``, the run's kernel blocks,
+and giving a kernel built from an engine's code a cached home in the policy's own module.
+
+Ids: ``dd`` = ``DD``, ``pimc:W`` = ``PIMC + W`` (above every built-in policy id, so a kernel
+hook tells a searching seat by ``policy >= DD``).
+"""
+
+from __future__ import annotations
+
+import re
+import types
+
+import numba as nb
+import numpy as np
+
+from simcore.cards import lowest_bit
+from simcore.errors import SimcoreError
+
+DD = 5000
+PIMC = 10000
+MAX_WORLDS = 10000
+
+_PIMC_NAME = re.compile(r"pimc:(\d+)")
+
+
+def search_id(name, default_worlds: int) -> int | None:
+    """The policy id of ``dd``, ``pimc`` (``default_worlds`` worlds) or ``pimc:W`` (None for
+    any other name)."""
+    if not isinstance(name, str):
+        return None
+    if name == "dd":
+        return DD
+    if name == "pimc":
+        return PIMC + default_worlds
+    match = _PIMC_NAME.fullmatch(name)
+    if match and 1 <= int(match.group(1)) <= MAX_WORLDS:
+        return PIMC + int(match.group(1))
+    return None
+
+
+class PlayPolicies(dict):
+    """A game's play policies by name: the built-in ones plus ``pimc:W`` for any W in
+    1..10000 (listed once, as ``pimc:W``)."""
+
+    def __init__(self, builtin: dict, default_worlds: int):
+        super().__init__(builtin, pimc=PIMC + default_worlds, **{"pimc:W": -1}, dd=DD)
+        self.default_worlds = default_worlds
+
+    def __contains__(self, name):
+        return self._id(name) is not None or (name != "pimc:W" and dict.__contains__(self, name))
+
+    def __getitem__(self, name):
+        pid = self._id(name)
+        return pid if pid is not None else dict.__getitem__(self, name)
+
+    def _id(self, name):
+        return search_id(name, self.default_worlds)
+
+
+def is_search(name) -> bool:
+    return search_id(name, 1) is not None
+
+
+def searching(choice) -> bool:
+    """Does any seat of the run's policy choice search?"""
+    return any(is_search(s) for s in choice.seats)
+
+
+def check_choice(choice) -> None:
+    if choice.user and searching(choice):
+        raise SimcoreError("a user play policy and pimc/dd cannot share a run yet")
+
+
+def search_blocks(count: int) -> int:
+    """Kernel blocks of a searching run: it spends milliseconds a hand, so small batches are
+    split finely enough to keep every thread busy (each block allocates its own solver table)."""
+    return max(1, min(count, 4 * nb.get_num_threads(), -(-count // 8)))
+
+
+def home(fn, name: str, filename: str):
+    """``fn`` under the name ``name`` of the file ``filename``, so Numba caches it there (its
+    code is an engine's: after editing the engine, delete that file's cache)."""
+    code = fn.__code__.replace(co_filename=filename, co_name=name, co_qualname=name)
+    return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+
+
+@nb.njit(cache=True)
+def best_card(cards, sums):
+    """The card of the mask ``cards`` with the best sum, ``sums[j]`` belonging to its j-th
+    lowest card; ties to the lowest card."""
+    best, best_sum = -1, -(1 << 60)
+    m = cards
+    j = 0
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if sums[j] > best_sum:
+            best, best_sum = c, sums[j]
+        j += 1
+    return best
