@@ -49,15 +49,23 @@ GIN_DEALER_KNOCKS = ("limit", "at7", "at4", "at1", "gin_only")
 
 @dataclass
 class Batch:
-    """One simulation: its folder under data/ and the CLI arguments after ``GAME``."""
+    """One simulation (or ``simcore solve`` run): its folder under data/ and the CLI arguments
+    after ``GAME``."""
 
     folder: str
     game: str
     args: list[str]
     needs: str = ""  # "dummy" or "what-if": made only when simcore supports it
+    verb: str = "simulate"  # or "solve"
+    check_deals: int = 0  # deals the fingerprint covers, when fewer than FINGERPRINT_DEALS (slow policies)
 
     def command(self) -> list[str]:
-        return ["simcore", "simulate", self.game, *self.args, "--out", str(DATA / self.folder), "--resume", "--quiet"]
+        return ["simcore", self.verb, self.game, *self.args, "--out", str(DATA / self.folder), "--resume", "--quiet"]
+
+    @property
+    def checked(self) -> int:
+        """The deals (games) the fingerprint covers."""
+        return min(self.check_deals or FINGERPRINT_DEALS[self.mode], FINGERPRINT_DEALS[self.mode])
 
     @property
     def mode(self) -> str:
@@ -67,7 +75,7 @@ class Batch:
         """This batch's arguments for its first FINGERPRINT_DEALS deals (games) only."""
         args = list(self.args)
         deals = args.index("--deals") + 1
-        args[deals] = str(min(int(args[deals]), FINGERPRINT_DEALS[self.mode]))
+        args[deals] = str(min(int(args[deals]), self.checked))
         return args
 
 
@@ -76,9 +84,17 @@ class Job:
     """One analysis: name, run folder (or folder of runs), output folder, its batches."""
 
     analysis: str
-    data: str
+    data: str | list[str]  # several folders: the same analysis at several levels of play
     out: str
     needs: str = ""
+
+    @property
+    def folders(self) -> list[str]:
+        return [self.data] if isinstance(self.data, str) else list(self.data)
+
+    @property
+    def data_args(self) -> str:
+        return " ".join(f"--data {d}" for d in self.folders)
 
 
 BATCHES = [
@@ -98,6 +114,16 @@ BATCHES = [
       for k in GIN_DEALER_KNOCKS],
     *[Batch(f"dummy/players-{n}", "dummy", ["--deals", "100000", "--seed", "1", "--rules", f"players={n}"],
             needs="dummy") for n in (2, 3, 4)],
+    # levels of play: the same questions under stronger play and open-handed
+    Batch("euchre-order-up-pimc8", "euchre", ["--deals", "2000", "--seed", "2", "--what-if", "order-up",
+                                              "--policy", "pimc:8"], needs="what-if", check_deals=40),
+    Batch("euchre-dd", "euchre", ["--deals", "20000", "--seed", "2"], verb="solve", check_deals=500),
+    Batch("gin-knock-expert/at10", "gin-rummy", ["--deals", "50000", "--seed", "1", "--what-if", "knock",
+                                                 "--policy", "expert", "--policy", "knock=at10"],
+          needs="what-if", check_deals=2000),
+    *[Batch(f"dummy-expert/players-{n}", "dummy", ["--deals", "50000", "--seed", "1", "--rules", f"players={n}",
+                                                   "--policy", "expert"], needs="dummy", check_deals=2000)
+      for n in (2, 3, 4)],
 ]
 
 JOBS = [
@@ -115,6 +141,12 @@ JOBS = [
     Job("dealing-check", "data/gin-rummy-main", "results/gin-rummy"),
     Job("dummy-advantage", "data/dummy", "results/dummy", needs="dummy"),
     Job("dealing-check", "data/dummy/players-4", "results/dummy", needs="dummy"),
+    Job("euchre-makers", ["data/euchre-order-up", "data/euchre-order-up-pimc8"], "results/euchre-levels",
+        needs="what-if"),
+    Job("euchre-dd-order", "data/euchre-dd", "results/euchre-dd"),
+    Job("gin-knock", ["data/gin-knock-whatif", "data/gin-knock-expert"], "results/gin-rummy-knock-levels",
+        needs="what-if"),
+    Job("dummy-advantage", ["data/dummy", "data/dummy-expert"], "results/dummy-levels", needs="dummy"),
 ]
 
 
@@ -161,11 +193,11 @@ def simulate(batch: Batch) -> bool:
         remove_stale(folder, "with other options")
         reused = False
     run_command(batch)
-    if fingerprint(folder, batch.mode) != fresh:
+    if fingerprint(folder, batch.mode, batch.checked) != fresh:
         remove_stale(folder, "by other code (its first deals differ)")
         reused = False
         run_command(batch)
-        if fingerprint(folder, batch.mode) != fresh:
+        if fingerprint(folder, batch.mode, batch.checked) != fresh:
             raise RuntimeError(f"{folder}: the first deals of a full run differ from a run of those "
                                "deals alone, so its rows depend on more than (seed, deal)")
     return reused
@@ -198,9 +230,9 @@ def run_identity(folder: Path) -> dict:
     return {key: manifest.get(key) for key in RUN_KEYS}
 
 
-def fingerprint(folder: Path, mode: str) -> dict:
+def fingerprint(folder: Path, mode: str, limit: int) -> dict:
     """The run in ``folder``: how it was made (``run``) and, per table, the rows of its first
-    deals (games) and a digest of each column, in deal (and what-if option) order."""
+    ``limit`` deals (games) and a digest of each column, in deal (and what-if option) order."""
     import polars as pl
 
     from simcore.runs import load
@@ -208,7 +240,7 @@ def fingerprint(folder: Path, mode: str) -> dict:
     key = "game" if mode == "games" else "deal"
     tables = {}
     for table in ("hands", "games") if mode == "games" else ("hands",):
-        frame = load(folder, table).filter(pl.col(key) < FINGERPRINT_DEALS[mode]).collect()
+        frame = load(folder, table).filter(pl.col(key) < limit).collect()
         order = [c for c in (key, "deal", "option") if c in frame.columns]
         frame = frame.sort(list(dict.fromkeys(order)))
         tables[table] = {"rows": frame.height,
@@ -231,10 +263,10 @@ def fresh_fingerprint(batch: Batch) -> dict:
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run"
-        status = cli(["simulate", batch.game, *batch.first_deals(), "--out", str(out), "--quiet"])
+        status = cli([batch.verb, batch.game, *batch.first_deals(), "--out", str(out), "--quiet"])
         if status != 0:
-            raise RuntimeError(f"simcore simulate {batch.game} {' '.join(batch.first_deals())} failed")
-        return fingerprint(out, batch.mode)
+            raise RuntimeError(f"simcore {batch.verb} {batch.game} {' '.join(batch.first_deals())} failed")
+        return fingerprint(out, batch.mode, batch.checked)
 
 
 def analysis_digest(name: str) -> str:
@@ -271,8 +303,8 @@ def write_fingerprints(batches: list[Batch], analyses: set[str]) -> None:
         "about": "made by scripts/make_results.py; checked by tests/test_results.py",
         "deals": FINGERPRINT_DEALS,
         "batches": old.get("batches", {}) | {
-            b.folder: {"command": " ".join(["simcore", "simulate", b.game, *b.first_deals()]),
-                       **fingerprint(DATA / b.folder, b.mode)} for b in batches},
+            b.folder: {"command": " ".join(["simcore", b.verb, b.game, *b.first_deals()]),
+                       **fingerprint(DATA / b.folder, b.mode, b.checked)} for b in batches},
         "analyses": old.get("analyses", {}) | {a: analysis_digest(a) for a in sorted(analyses)},
     }
     FINGERPRINTS.write_text(json.dumps(record, indent=1) + "\n")
@@ -307,6 +339,21 @@ def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: floa
         "in games mode) and of each analysis's source.  `tests/test_results.py` remakes those first "
         "deals and fails when the rows or an analysis no longer match: then `make results` is due.",
         "",
+        "## Levels of play",
+        "",
+        "Some questions are asked at more than one level of play: `heuristic` (the built-in policies, "
+        "hundreds of thousands of deals), `pimc:8` (a searching player over 8 sampled deals of the unseen "
+        "cards per decision, a few thousand deals), `expert` (the rummy games), and `open-hand` "
+        "(`simcore solve`: every card seen, best play by every seat, which real play cannot reach).  A "
+        "section made from several levels shows each question's answer per level with its 95% interval, "
+        "every level's own chart below, and one sentence per question: the same at every level, not "
+        "decided at a level (its interval spans the decision, usually the smaller sample), or the answer "
+        "changes with the level.  Levels are independent samples of different sizes, so a threshold such "
+        "as \"from 3 trumps up\" also moves with the sample size.  Each level's charts and tables are in a "
+        "sub-folder of the section's folder.  Spades and Trump Friend `pimc` runs play 5-20 deals a second "
+        "with one searching seat, so their levels are not part of `make results` yet "
+        "(docs/search_policies_spades_trump_friend.md).",
+        "",
     ]
     if skipped:
         lines += ["Not made yet (this simcore lacks what they need):", ""] + [f"- {s}" for s in skipped] + [""]
@@ -327,7 +374,7 @@ def main(argv=None) -> int:
     os.chdir(ROOT)
     started = time.perf_counter()
     jobs = [j for j in JOBS if not only or j.analysis in only]
-    wanted = {j.data for j in jobs}
+    wanted = {d for j in jobs for d in j.folders}
     skipped = []
     steps = []
     made = []
@@ -345,11 +392,11 @@ def main(argv=None) -> int:
     done = []
     for job in jobs:
         if not available(job.needs):
-            skipped.append(f"`simcore analyze {job.analysis} --data {job.data} --out {job.out}` (needs {job.needs})")
+            skipped.append(f"`simcore analyze {job.analysis} {job.data_args} --out {job.out}` (needs {job.needs})")
             continue
         t = time.perf_counter()
         written = run_analysis(job.analysis, job.data, job.out)
-        print(f"$ simcore analyze {job.analysis} --data {job.data} --out {job.out}  "
+        print(f"$ simcore analyze {job.analysis} {job.data_args} --out {job.out}  "
               f"({time.perf_counter() - t:.1f} s)", flush=True)
         done.append((job, written))
     write_fingerprints(made, {job.analysis for job, _ in done})

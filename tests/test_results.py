@@ -62,7 +62,7 @@ def test_the_fingerprints_cover_every_batch_and_analysis_at_todays_size():
 def test_results_come_from_the_rows_this_code_makes(batch):
     recorded = dict(committed()["batches"].get(batch.folder) or {})
     assert recorded, f"{batch.folder} has no fingerprint: {REGENERATE}"
-    command = " ".join(["simcore", "simulate", batch.game, *batch.first_deals()])
+    command = " ".join(["simcore", batch.verb, batch.game, *batch.first_deals()])
     assert recorded.pop("command") == command, f"{batch.folder}'s command changed: {REGENERATE}"
     changed = differences(recorded, MAKE_RESULTS["fresh_fingerprint"](batch))
     assert not changed, (f"`{command}` makes other rows than results/ was made from "
