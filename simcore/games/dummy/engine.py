@@ -388,15 +388,16 @@ D_HEAD = 9
 D_PLACED0 = 10      # D_PLACED0 + s: cards seat s put on the table (T of DM-21)
 N_DS = 14
 
-# The phase functions below allocate nothing, so they are compiled without Numba's reference
-# counting (``_nrt=False``): with it, every array argument of every phase call cost an atomic
-# incref/decref pair, which made the split play_deal about 30% slower than the single function.
+# The phase functions pay an atomic incref/decref pair for every array argument of every call
+# (about 30% of the split play_deal's time).  Numba's ``_nrt=False`` removes that, but it also
+# applies to what they call, and simcore.melds keeps its search stack in a ``carray``, which
+# cannot compile without reference counting: on an empty cache the kernels failed to build.
 # what ``_acquire`` answers besides DRAW, PASS and a take
 ILLEGAL = -9        # a policy answered out of range
 NO_TAKE = -3        # DM-23: the final turn offers no take that knocks; the deal ends
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _deal(st, pst, deck, dealer, starter, direction, cfg, hands, dealt, pile, pile_from, view,
           info, seat_res, ds, preset):
     """DM-2 ... DM-4: shuffle (unless ``preset``), deal one at a time in ``direction`` from the
@@ -463,7 +464,7 @@ def _lay_left(p, cfg, seat_res, ds):
     return max(0, cfg[C_LAYOFF_LIMIT] - used)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _begin_turn(p, final, cfg, hands, feeds, view, info, seat_res, ds):
     """The start of seat p's turn: p's DM-34 feeds expire, and the view shows the turn."""
     f = 0
@@ -494,7 +495,7 @@ def _put(p, cards, view, ds):
     ds[D_PLACED0 + p] |= np.int64(cards)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _acquire(p, final, cfg, policies, hands, deck, melds, pile, pile_from, acts, chains, lens,
              ks, feeds, view, info, seat_res, log, script, pst, ds):
     """DM-11, DM-12, DM-14, DM-23: seat p draws, passes (final turn) or takes from the pile.
@@ -520,7 +521,7 @@ def _acquire(p, final, cfg, policies, hands, deck, melds, pile, pile_from, acts,
     return a, taken, single_from
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _take(p, d, meld, hands, melds, pile, feeds, view, seat_res, ds):
     """DM-12, DM-15, DM-34: seat p takes the pile from depth d up, lays ``meld`` and opens;
     a feed fires when the meld holds its protected and its named card.  Returns the taken
@@ -558,7 +559,7 @@ def _take(p, d, meld, hands, melds, pile, feeds, view, seat_res, ds):
     return taken & ~meld
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _meld_and_lay_off(p, dark_ok, final, cfg, policies, hands, melds, acts, mbuf, chains, lens,
                       ks, view, info, seat_res, log, script, pst, ds):
     """DM-15 ... DM-19: seat p lays melds, lays off or knocks (``A_KNOCK``: all but the kept
@@ -610,7 +611,7 @@ def _meld_and_lay_off(p, dark_ok, final, cfg, policies, hands, melds, acts, mbuf
     return True
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _discard(p, taken, cfg, policies, hands, melds, pile, pile_from, acts, feeds, view, info,
              seat_res, log, script, pst, ds):
     """DM-11, DM-13: seat p discards one card (a taken one only if the rules allow, or if
@@ -645,7 +646,7 @@ def _discard(p, taken, cfg, policies, hands, melds, pile, pile_from, acts, feeds
     return True
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _discard_penalties(p, c, cfg, melds, feeds, view, seat_res, ds):
     """DM-32, DM-33: penalties charged at once for discarding c; DM-34: the feeds it starts
     (charged if a later seat's take melds the protected card with it, see ``_take``)."""
@@ -690,7 +691,7 @@ def _add_feed(p, protected, named, feeds, ds):
     ds[D_N_FEEDS] = k + 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True)
 def _score(cfg, hands, info, seat_res, ds):
     """DM-21, DM-24 ... DM-27, DM-30, DM-31: each seat's T, H and deal score."""
     knocker = info[R_KNOCKER]
@@ -1026,7 +1027,7 @@ def replay_hands(seed, start, count, cfg, policies):
 def with_play(play_fn):
     """(hands kernel, games kernel) as plain functions whose play dispatcher is ``play_fn``."""
     ask_fn = nb.njit(rebind(_ask.py_func, play=play_fn))
-    phases = {f.py_func.__name__: nb.njit(_nrt=False)(rebind(f.py_func, _ask=ask_fn))
+    phases = {f.py_func.__name__: nb.njit(rebind(f.py_func, _ask=ask_fn))
               for f in (_acquire, _meld_and_lay_off, _discard)}
     deal_fn = nb.njit(rebind(play_deal.py_func, **phases))
     hb = nb.njit(rebind(hands_block, play_deal=deal_fn))
