@@ -52,6 +52,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMCORE = [sys.executable, "-m", "simcore"]
 STEPS = ("bare", "engine", "peers", "e2e", "warm", "cold", "deadwood", "memory", "cluster", "solve")
 SOLVED = ("spades", "euchre", "trump-friend")  # the games with an open-hand solver
+# the search policies play tens to thousands of hands a second: timed by scripts/strength_pimc*.py
+# --speed, not by the million-hand engine step (unless named with --policies)
+SEARCHING = {"pimc", "pimc:W", "dd"}
 # Every game simcore ships or is about to ship, in README order; unregistered ones are skipped.
 EXPECTED_GAMES = ("trump-friend", "euchre", "dummy", "spades", "gin-rummy")
 # Games played at several table sizes: the rules option and its values.
@@ -472,11 +475,8 @@ def bare_step(table, sizes, threads, repeats):
 
 def game_steps(table, setup, steps, sizes, threads, repeats, bare, policies=None):
     game, label = setup.game, setup.label
-    # the search policies (pimc, dd) play tens to thousands of hands a second: timed by
-    # scripts/strength_pimc*.py --speed, not with a million-hand engine run here
-    searching = {"pimc", "pimc:W", "dd"}
     policies = [p for p in game.play_policies
-                if (p in policies if policies else p not in searching) and p != "pimc:W"]
+                if (p in policies if policies else p not in SEARCHING) and p != "pimc:W"]
     peers = {}
     if "peers" in steps and game.name in OPENSPIEL:
         peers["OpenSpiel"] = openspiel_rate(OPENSPIEL[game.name], sizes.peer_seconds)

@@ -590,9 +590,10 @@ def test_make_results_batches_feed_every_job_without_user_policies():
     folders = {str(mr.DATA / b.folder) for b in mr.BATCHES}
     for job in mr.JOBS:
         assert job.analysis in ANALYSES
-        assert any(f == job.data or f.startswith(job.data + "/") for f in folders), job
+        assert all(any(f == d or f.startswith(d + "/") for f in folders) for d in job.folders), job
     for b in mr.BATCHES:  # plain command lines: built-in policies, cached kernels
-        assert b.command()[:3] == ["simcore", "simulate", b.game] and "--resume" in b.command()
+        assert b.command()[:3] == ["simcore", b.verb, b.game] and "--resume" in b.command()
+        assert b.verb in ("simulate", "solve")
     knocks = sorted(b.args[b.args.index("--policy") + 1] for b in mr.BATCHES if b.folder.startswith("gin-knock-whatif/"))
     assert knocks == sorted(f"knock={k}" for k in mr.GIN_DEALER_KNOCKS)
 

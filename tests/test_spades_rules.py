@@ -213,8 +213,9 @@ def _bid(rules, totals=(0, 0), mode=3, dealer=3, hands=DEAL):
     view[layout.V_TARGET] = rules.target
     modes = np.zeros(3, np.int64)
     modes[policies.M_BLIND_NIL] = mode
-    engine.bidding(np.zeros(1, np.uint64), np.array(hands, np.uint64), dealer,
-                   rules_vector(rules), np.ones(4, np.int64), modes, view)
+    hands = np.array(hands, np.uint64)
+    engine.bidding(np.zeros(1, np.uint64), hands, dealer, rules_vector(rules), np.ones(4, np.int64),
+                   modes, view, engine.no_search(hands, None, None))
     return ([int(b) for b in view[layout.V_BIDS:layout.V_BIDS + 4]],
             [bool(b) for b in view[layout.V_BLIND:layout.V_BLIND + 4]])
 
