@@ -188,21 +188,26 @@ def _euchre_os_card(c):
     return base_to_os(13 * (c // 13) + c % 13 - 7)
 
 
-def euchre_agreement(deals: int, seed: int) -> list[str]:
-    """Heuristic Euchre under OpenSpiel's rules (stick the dealer, compulsory pick-up, no lone
-    defender).  Differences: OpenSpiel asks only the declarer about going alone (EU-12 asks
-    the maker's partner too), and it leads from the dealer's left (EU-13: left of a lone
-    player)."""
+def euchre_agreement(deals: int, seed: int, policy: str = "heuristic") -> list[str]:
+    """``policy`` in every seat under OpenSpiel's rules (stick the dealer, compulsory
+    pick-up, no lone defender), a search policy's bots drawing the engine's stream of the
+    deal.  Differences: OpenSpiel asks only the declarer about going alone (EU-12 asks the
+    maker's partner too) and never a defender, and it leads from the dealer's left (EU-13:
+    left of a lone player)."""
+    import numpy as np
+
     import simcore
+    from simcore.games.euchre import engine
     from simcore.interop import os_euchre
 
     run = simcore.simulate("euchre", deals, seed=seed, log_plays=True,
-                           policy=["heuristic", "defend_alone=never"],
+                           policy=[policy, "defend_alone=never"],
                            rules={"stick_the_dealer": True, "dealer_pickup_optional": False})
     game = pyspiel.load_game("euchre")
-    bots = [make_bot(game, p, "heuristic") for p in range(4)]
+    bots = [make_bot(game, p, policy) for p in range(4)]
     labels = []
     for row in run.hands().collect().iter_rows(named=True):
+        use_engine_stream(bots, euchre_stream(engine, seed, row["deal"]))
         dealer = row["dealer"]
         state = game.new_initial_state()
         state.apply_action(dealer)
@@ -219,6 +224,9 @@ def euchre_agreement(deals: int, seed: int) -> list[str]:
             labels.append("MISMATCH: discard")
         elif row["alone_maker"] == row["maker"] ^ 2:
             labels.append("partner alone" if not lone else "MISMATCH: alone")
+        elif row["alone_defender"] >= 0:  # only a searching seat: heuristic ones never do
+            labels.append("lone defender" if lone == ([row["alone_maker"]] if
+                          row["alone_maker"] >= 0 else []) else "MISMATCH: alone")
         elif lone != ([row["alone_maker"]] if row["alone_maker"] >= 0 else []):
             labels.append("MISMATCH: alone")
         elif [c for _, c in obs.plays] == [_euchre_os_card(c) for c in row["plays"]]:
@@ -231,19 +239,51 @@ def euchre_agreement(deals: int, seed: int) -> list[str]:
     return labels
 
 
-def spades_agreement(deals: int, seed: int) -> list[str]:
-    """Heuristic Spades without blind nil, OpenSpiel's seat 0 left of the dealer: bids always
-    simcore's; cards until simcore's heuristic leads a spade after spades broke (SP-7), a
-    lead OpenSpiel never allows while the leader holds another suit."""
+def euchre_stream(engine, seed: int, deal: int):
+    """The policies' stream of hands-mode deal ``deal`` as the engine has it after dealing."""
+    import numpy as np
+
+    st = np.zeros(1, np.uint64)
+    st[0] = engine.stream(np.uint64(seed), np.uint64(deal), np.uint64(0))
+    engine.deal(st, np.empty(24, np.int64), np.empty(4, np.uint64))
+    return st
+
+
+def use_engine_stream(bots, st):
+    """Every bot decides with the stream ``st`` (a copy each time), as simcore's engine does
+    within one deal (the search policies and the heuristic never advance it)."""
+    for bot in bots:
+        bot.stream_of = lambda visible, st=st: st.copy()
+
+
+def spades_agreement(deals: int, seed: int, policy: str = "heuristic") -> list[str]:
+    """``policy`` in every seat, without blind nil, OpenSpiel's seat 0 left of the dealer: bids
+    always simcore's (unless above OpenSpiel's cap of 13 a partnership); cards until simcore
+    leads a spade after spades broke (SP-7), a lead OpenSpiel never allows while the leader
+    holds another suit.  A search policy's bots draw the engine's stream, and only deals
+    dealt by seat 3 are replayed (its streams are keyed by the seat, so the seats must be
+    OpenSpiel's players); once a spade was led after spades broke, its bots know that leader
+    holds only spades (OpenSpiel's rule), which simcore's engine does not infer."""
+    import numpy as np
+
     import simcore
     from simcore.interop.os_spades import BID
+    from simcore.rng import policy_key, stream_key
 
-    run = simcore.simulate("spades", deals, seed=seed, log_plays=True, policy=["heuristic"],
+    search = policy not in ("heuristic", "random")
+    run = simcore.simulate("spades", deals, seed=seed, log_plays=True, policy=[policy],
                            rules={"blind_nil": False})
     game = pyspiel.load_game("spades")
-    bots = [make_bot(game, p, "heuristic") for p in range(4)]
+    bots = [make_bot(game, p, policy) for p in range(4)]
     labels = []
     for row in run.hands().collect().iter_rows(named=True):
+        if search and row["dealer"] != 3:
+            continue
+        if search:
+            st = np.zeros(1, np.uint64)
+            st[0] = policy_key(np.uint64(stream_key(np.uint64(seed), np.uint64(row["deal"]),
+                                                    np.uint64(0), np.uint64(0))))
+            use_engine_stream(bots, st)
         seat = [(row["dealer"] + 1 + p) % 4 for p in range(4)]  # OpenSpiel player -> seat
         hands = [[c for c in range(52) if row[f"hand{seat[p]}"] >> c & 1] for p in range(4)]
         state = game.new_initial_state()
@@ -253,14 +293,20 @@ def spades_agreement(deals: int, seed: int) -> list[str]:
         for p in range(4):
             a = bots[p].step(state)
             if a - BID != row[f"bid{seat[p]}"]:
-                label = "MISMATCH: bid"
+                capped = max(state.legal_actions()) - BID < row[f"bid{seat[p]}"]
+                label = "bid above OpenSpiel's cap" if capped else "MISMATCH: bid"
+                break
             state.apply_action(a)
+        broken = spade_only = False
         for k, card in enumerate(row["plays"] if label == "same" else []):
             a = bots[state.current_player()].step(state)
             if a != card:
                 forbidden = k % 4 == 0 and card // 13 == 3 and card not in state.legal_actions()
-                label = "spade lead OpenSpiel forbids" if forbidden else "MISMATCH: play"
+                label = ("spade lead OpenSpiel forbids" if forbidden else
+                         "spade-only fact" if spade_only else "MISMATCH: play")
                 break
+            spade_only |= k % 4 == 0 and card // 13 == 3 and broken
+            broken |= card // 13 == 3
             state.apply_action(a)
         labels.append(label)
     return labels

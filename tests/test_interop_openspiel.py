@@ -64,6 +64,27 @@ def test_bots_play_a_legal_action_in_every_state(spec):
             assert play_out(game.new_initial_state(), bots, rng).is_terminal()
 
 
+# the search policies (pimc:W, dd) in a few games each: their kernels compile once per file
+SEARCH_MIXES = {
+    "euchre": [("pimc:4", "heuristic", "dd", "random"), ("pimc:2", "pimc:3", "pimc", "dd")],
+    "euchre(allow_lone_defender=true,stick_the_dealer=false)": [("dd", "pimc:4", "random",
+                                                                  "pimc:2")],
+    "spades": [("pimc:2", "heuristic", "dd", "random")],
+}
+
+
+@pytest.mark.parametrize("spec", list(SEARCH_MIXES))
+def test_search_bots_play_a_legal_action_in_every_state(spec):
+    game = pyspiel.load_game(spec)
+    rng = random.Random(spec)
+    games = 2 if spec == "spades" else 25
+    for k, mix in enumerate(SEARCH_MIXES[spec]):
+        bots = [make_bot(game, p, mix[p], seed=k) for p in range(4)]
+        assert [b.omniscient for b in bots] == [m == "dd" for m in mix]
+        for _ in range(games):
+            assert play_out(game.new_initial_state(), bots, rng).is_terminal()
+
+
 # ---------------------------------------------------------------- against simcore's engine
 # The replays live in scripts/match_openspiel.py (its ``agree`` command prints the counts
 # that docs/interop.md records); each labels a deal "same" or by the documented rule
@@ -90,6 +111,37 @@ def test_euchre_bots_choose_what_simcore_chooses_where_the_rules_coincide():
     from the dealer's left where EU-13 has the seat left of a lone player lead."""
     labels = _match_script().euchre_agreement(1500, 11)
     _check_labels(labels, {"same", "partner alone", "lone player's leader"})
+
+
+EUCHRE_DIFFERENCES = {"same", "partner alone", "lone player's leader", "lone defender"}
+
+
+@pytest.mark.parametrize("policy", ["pimc:4", "dd"])
+def test_euchre_search_bots_decide_as_simcore_given_the_engines_stream(policy):
+    """pimc and dd in every seat, the bots drawing the deal's stream as simcore's engine
+    does: every bid, discard, lone decision and card is the engine's but for the documented
+    differences (a searching defender may go alone in simcore, never in OpenSpiel's default)."""
+    _check_labels(_match_script().euchre_agreement(40, 13, policy), EUCHRE_DIFFERENCES)
+
+
+def test_euchre_replay_needs_the_engines_stream():
+    """The replay above is no formality: with the bots' own streams pimc's worlds differ."""
+    script = _match_script()
+    script.use_engine_stream = lambda bots, st: None
+    labels = script.euchre_agreement(40, 13, "pimc:2")
+    assert any(label.startswith("MISMATCH") for label in labels)
+
+
+@pytest.mark.parametrize("policy", ["pimc:2", "dd"])
+def test_spades_search_bots_bid_and_play_as_simcore_given_the_engines_stream(policy):
+    """The deals dealt by seat 3 (OpenSpiel's seating), pimc or dd in every seat drawing the
+    engine's stream: bids and cards are simcore's until a rule difference (a spade lead
+    OpenSpiel forbids, a bid above its cap, or the fact OpenSpiel's rule gives that a spade
+    leader holds only spades)."""
+    labels = _match_script().spades_agreement(16, 5, policy)
+    allowed = {"same", "spade lead OpenSpiel forbids", "spade-only fact",
+               "bid above OpenSpiel's cap"}
+    assert labels and all(x in allowed for x in labels), labels
 
 
 def test_spades_bots_bid_and_play_as_simcore_until_a_spade_lead_openspiel_forbids():
@@ -199,7 +251,8 @@ def test_same_seed_and_information_state_give_the_same_action(name):
         assert glue.observe(twin, p, table).visible == glue.observe(state, p, table).visible
         if name == "euchre":
             assert twin.information_state_string(p) == state.information_state_string(p)
-        for policy in ["random", "heuristic"] + (["expert"] if name == "gin_rummy" else []):
+        extra = {"gin_rummy": ["expert"], "euchre": ["pimc:4"], "spades": ["pimc:2"]}[name]
+        for policy in ["random", "heuristic"] + extra:
             a = make_bot(game, p, policy, seed=5).step(state)
             b = make_bot(game, p, policy, seed=5).step(twin)
             assert a == b, (policy, str(state))
@@ -219,7 +272,10 @@ def test_same_seed_and_information_state_give_the_same_action(name):
     ("gin_rummy(hand_size=9)", "heuristic", 0, "hand_size=9 is not playable"),
     ("gin_rummy(gin_bonus=5000)", "heuristic", 0, "gin_bonus"),
     ("spades(win_threshold=0)", "heuristic", 0, "target"),
-    ("euchre", "pimc", 0, "unknown policy 'pimc' for OpenSpiel euchre"),
+    ("euchre", "pimc:0", 0, "pimc:0: W must be a whole number of worlds 1 ... 10000"),
+    ("spades", "pimc:x", 0, "pimc:x: W must be a whole number of worlds"),
+    ("euchre", "dd:3", 0, "takes no ':3' argument"),
+    ("euchre", "mcts", 0, "unknown policy 'mcts' for OpenSpiel euchre"),
     ("euchre", "expert", 0, "unknown policy 'expert'"),
     ("spades", "heuristic:3", 0, "takes no ':3' argument"),
     ("spades", "heuristic", 4, "player_id must be 0 ... 3"),

@@ -106,7 +106,9 @@ def make_bot(game, player_id: int, policy: str = "heuristic", seed: int = 0):
     if not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 64:
         raise SimcoreError(f"seed must be an integer 0 ... 2**64-1, not {seed!r}")
     table = glue.setup(game.get_parameters())  # refuses settings simcore cannot play
-    decisions = resolve_policy(glue.POLICIES, game.get_type().short_name, policy)
+    # a glue whose search policies depend on the settings builds its table from them
+    names = glue.policies(table) if hasattr(glue, "policies") else glue.POLICIES
+    decisions = resolve_policy(names, game.get_type().short_name, policy)
     return _bot_class(pyspiel)(glue, table, decisions, int(player_id), int(seed), policy)
 
 
@@ -141,10 +143,21 @@ def _define_bot(pyspiel):
                                    f"for player {state.current_player()}")
             obs = self.glue.observe(state, self.player_id, self.table)
             legal = state.legal_actions(self.player_id)
-            action = self.glue.act(obs, legal, self.decisions, self.table,
-                                   lambda visible: decision_stream(self.seed, self.player_id,
-                                                                   visible))
+            see_all = getattr(self.decisions, "see_all", None)
+            if see_all is not None:  # dd, omniscient by definition: reads every hand
+                see_all(state)
+            action = self.glue.act(obs, legal, self.decisions, self.table, self.stream_of)
             return check_action(action, legal, self.glue.NAME, self.policy)
+
+        def stream_of(self, visible):
+            """The stream of this decision (a replay of simcore's engine may put the engine's
+            stream here instead, scripts/match_openspiel.py)."""
+            return decision_stream(self.seed, self.player_id, visible)
+
+        @property
+        def omniscient(self):
+            """Whether the policy reads cards its player cannot see (``dd``)."""
+            return getattr(self.decisions, "see_all", None) is not None
 
         def restart_at(self, state):
             pass

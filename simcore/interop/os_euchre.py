@@ -19,6 +19,7 @@ import numpy as np
 from simcore.errors import SimcoreError
 from simcore.interop.openspiel import no_argument
 from simcore.games.euchre import layout as L
+from simcore.games.euchre import pimc
 from simcore.games.euchre.policies import (
     HEURISTIC,
     PLAY_POLICIES,
@@ -166,6 +167,10 @@ class Decisions:
     go_alone: Callable  # (seat, hand, view, st) -> bool  (maker's side)        trump order
     defend_alone: Callable  # (seat, hand, view, st) -> bool                    trump order
     play: Callable  # (seat, hand, legal, view, st) -> card                     trump order
+    # a search policy's scratch is told what the seat remembers beyond the view (its own
+    # discard as dealer) before each decision; ``see_all(state)`` only for the omniscient dd
+    before: Callable | None = None  # (obs) -> None
+    see_all: Callable | None = None  # (state) -> None
 
 
 def _with_context(fn, n_args: int):
@@ -200,10 +205,52 @@ def builtin(play_id: int, decision_id: int) -> Decisions:
     )
 
 
-# policy name -> factory(argument) -> Decisions.  A search policy adds "pimc" here.
+def searching(policy_id: int) -> Decisions:
+    """simcore's ``pimc:W`` / ``dd`` (``simcore.games.euchre.pimc``): every decision by the
+    search, with a scratch (solver table, sampler) of this bot's own."""
+    ctx = pimc.new_context(np.zeros(L.N_SEATS, np.uint64))
+    memo, hands = ctx[9], ctx[11]
+
+    def before(obs):  # the engine's memo: the dealer's own discard, trump order
+        memo[0] = base_to_trump(os_to_base(obs.discard), obs.trump) if obs.discard >= 0 else -1
+
+    def see_all(state):  # dd only: every seat's cards, in the engine's order at this point
+        obs = [observe(state, s, None) for s in range(L.N_SEATS)]
+        for s in range(L.N_SEATS):
+            base = [os_to_base(c) for c in own_cards(obs[s])]
+            trump = obs[s].trump
+            hands[s] = mask(base if trump < 0 else (base_to_trump(b, trump) for b in base))
+
+    p = np.int64(policy_id)
+    return Decisions(
+        order_up=lambda seat, dealer, hand, up, st: pimc.search_order_up(
+            p, seat, dealer, hand, up, st, ctx),
+        name_trump=lambda seat, dealer, hand, banned, stuck, st: pimc.search_name_trump(
+            p, seat, dealer, hand, banned, stuck, st, ctx),
+        discard=lambda six, up, trump, view, st: pimc.search_discard(p, six, up, trump, st,
+                                                                     view, ctx),
+        go_alone=lambda seat, hand, view, st: pimc.search_go_alone(p, seat, hand, view, st, ctx),
+        defend_alone=lambda seat, hand, view, st: pimc.search_go_alone(p, seat, hand, view, st,
+                                                                       ctx),
+        play=lambda seat, hand, legal, view, st: pimc.search_card(p, seat, hand, legal, view,
+                                                                  st, ctx),
+        before=before, see_all=see_all if policy_id == pimc.DD else None)
+
+
+def _pimc(arg):
+    pid = pimc.search_id("pimc" if arg is None else f"pimc:{arg}")  # pimc = pimc:32
+    if pid is None:
+        raise SimcoreError(f"pimc:{arg}: W must be a whole number of worlds 1 ... "
+                           f"{pimc.MAX_WORLDS}")
+    return searching(pid)
+
+
+# policy name -> factory(argument) -> Decisions
 POLICIES = {
     "random": no_argument(lambda: builtin(PLAY_POLICIES["random"], RANDOM)),
     "heuristic": no_argument(lambda: builtin(PLAY_POLICIES["heuristic"], HEURISTIC)),
+    "pimc": _pimc,  # pimc = pimc:32; pimc:W
+    "dd": no_argument(lambda: searching(pimc.DD)),  # omniscient: reads every hand
 }
 
 
@@ -218,6 +265,8 @@ def own_cards(obs: Observation) -> list:
 
 def act(obs: Observation, legal, dec: Decisions, table: Table, stream_of) -> int:
     st = stream_of(obs.visible)
+    if dec.before is not None:
+        dec.before(obs)
     seat, dealer = obs.seat, obs.dealer
     hand = own_cards(obs)
     up = os_to_base(obs.upcard)
@@ -250,7 +299,9 @@ def public_view(obs: Observation) -> np.ndarray:
     view[L.V_TRUMP] = trump
     view[L.V_MAKER] = obs.maker
     view[L.V_UPCARD] = base_to_trump(os_to_base(obs.upcard), trump)
-    view[L.V_PICKED_UP] = obs.passes < 4
+    # as the engine's view has it: true once the dealer has discarded (its discard decision
+    # sees False, the upcard still face up)
+    view[L.V_PICKED_UP] = obs.passes < 4 and obs.discarded
     view[L.V_ALONE_MAKER] = view[L.V_ALONE_DEFENDER] = -1
     active = 15
     for s, alone in obs.alone.items():

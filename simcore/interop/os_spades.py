@@ -21,7 +21,9 @@ from simcore.rng import below
 from simcore.games.spades import layout as L
 from simcore.games.spades.policies import BID_POLICIES, NIL_POLICIES, PLAY_POLICIES
 from simcore.games.spades.policies import builtin_play, choose_bid
-from simcore.games.spades.rules import Rules
+from simcore.games.searching import DD, MAX_WORLDS, search_id
+from simcore.games.spades import pimc
+from simcore.games.spades.rules import Rules, rules_vector
 
 NAME = "spades"
 BID = 52  # bid b is action BID + b
@@ -78,6 +80,10 @@ def observe(state, seat: int, table: Table) -> Observation:
 class Decisions:
     bid: Callable  # (seat, hand, view, legal_bids, st) -> 0 (nil) ... 13
     play: Callable  # (seat, hand, legal, view, st) -> card
+    # a search policy's scratch is told the facts beyond the view (who held only spades)
+    # before each decision; ``see_all(state)`` only for the omniscient dd
+    before: Callable | None = None  # (obs) -> None
+    see_all: Callable | None = None  # (state) -> None
 
 
 def _random_bid(seat, hand, view, legal_bids, st):
@@ -96,10 +102,63 @@ def builtin(name: str) -> Decisions:
         play_id, seat, hand, legal, view, st))
 
 
+def searching(policy_id: int, rules: Rules) -> Decisions:
+    """simcore's ``pimc:W`` / ``dd`` (``simcore.games.spades.pimc``): bids (nil included) and
+    cards by the search, with a scratch (solver table, sampler) of this bot's own."""
+    ctx = pimc.new_context(np.zeros(4, np.uint64), np.zeros(4, np.uint64), rules_vector(rules))
+    spade_only, hands = ctx[pimc.C_SPADE_ONLY], ctx[pimc.C_HANDS]
+
+    def before(obs):
+        spade_only[:] = spade_leaders(obs)
+
+    def see_all(state):  # dd only: every player's cards now
+        for s in range(4):
+            o = observe(state, s, None)
+            played = {c for _, c in o.plays}
+            hands[s] = _mask(c for c in o.dealt if c not in played)
+
+    p = np.int64(policy_id)
+    auto = np.int64(NIL_POLICIES["auto"])
+    return Decisions(
+        bid=lambda seat, hand, view, legal_bids, st: pimc.search_bid(p, auto, seat, hand, view,
+                                                                     st, ctx),
+        play=lambda seat, hand, legal, view, st: pimc.search_card(p, seat, hand, legal, view,
+                                                                  st, ctx),
+        before=before, see_all=see_all if policy_id == pimc.DD else None)
+
+
+def spade_leaders(obs: Observation) -> list:
+    """1 for each player who has led a spade: in OpenSpiel a spade may be led only by a
+    player holding nothing else (the sampler's fact that it holds only spades).  simcore's
+    engine infers it only for a spade led before spades broke (SP-7)."""
+    flags = [0] * 4
+    for k, (seat, c) in enumerate(obs.plays):
+        if k % 4 == 0 and c // 13 == L.SPADES:
+            flags[seat] = 1
+    return flags
+
+
+def _pimc(rules):
+    def factory(arg):
+        pid = search_id("pimc" if arg is None else f"pimc:{arg}", pimc.DEFAULT_WORLDS)
+        if pid is None:
+            raise SimcoreError(f"pimc:{arg}: W must be a whole number of worlds 1 ... "
+                               f"{MAX_WORLDS}")
+        return searching(pid, rules)
+    return factory
+
+
+# policy name -> factory(argument) -> Decisions; with the search policies: policies(table)
 POLICIES = {
     "random": no_argument(lambda: builtin("random")),
     "heuristic": no_argument(lambda: builtin("heuristic")),
 }
+
+
+def policies(table: Table) -> dict:
+    """Every policy for these settings: the search policies score hands by its rules."""
+    return {**POLICIES, "pimc": _pimc(table.rules),  # pimc = pimc:20; pimc:W
+            "dd": no_argument(lambda: searching(DD, table.rules))}  # omniscient: every hand
 
 
 def _mask(cards) -> np.uint64:
@@ -111,6 +170,8 @@ def _mask(cards) -> np.uint64:
 
 def act(obs: Observation, legal, dec: Decisions, table: Table, stream_of) -> int:
     st = stream_of(obs.visible)
+    if dec.before is not None:
+        dec.before(obs)
     played = {c for _, c in obs.plays}
     hand = _mask(c for c in obs.dealt if c not in played)
     view = public_view(obs, table)
