@@ -110,7 +110,7 @@ def _ask(kind, p, policies, hands, picks, discards, view, pst):
     view[V_SEAT] = p
     view[V_OPP_PICKS] = np.int64(picks[1 - p])
     view[V_OPP_DISCARDS] = np.int64(discards[1 - p])
-    return play(policies[p], kind, p, hands[p], view, pst)
+    return play(policies[p], np.int64(kind), p, hands[p], view, pst)  # one compile for every kind
 
 
 @nb.njit(inline="always", cache=True)
