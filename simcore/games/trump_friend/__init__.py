@@ -5,6 +5,8 @@ Rules: docs/rules/trump_friend.md (TF-1 ... TF-18).  Columns: docs/schema.md.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numba as nb
 import numpy as np
 import polars as pl
@@ -14,13 +16,13 @@ from simcore.cards import RANKS
 from simcore.errors import SimcoreError
 from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records,
                                 interleave_options, n_blocks, padded_list, with_attempts)
-from simcore.games.searching import check_choice, search_blocks, searching
+from simcore.games.searching import check_choice, is_search, search_blocks, searching
 from simcore.games.trump_friend import dd_table, layout, pimc
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
 from simcore.games.trump_friend.policies import (
+    FORCED_FRIEND,
     FORCED_TRUMP,
     FRIEND_POLICIES,
-    TRUMP_POLICIES,
     USER_POLICY,
     builtin_play,
 )
@@ -31,18 +33,24 @@ _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
 _kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel))
 
 
+def _searches(choice: PolicyChoice) -> bool:
+    """Does a seat of the run search (pimc, dd), or a call (trump=pimc, friend=pimc)?"""
+    return searching(choice) or any(is_search(choice.decisions[d]) for d in ("trump", "friend"))
+
+
 def _kernel_pair(choice: PolicyChoice):
-    """The run's kernels: with a search policy (pimc, dd) the search kernel set, compiled only
-    then; else the built-in (or user-policy) kernels."""
-    if searching(choice):
+    """The run's kernels: with a search policy (pimc, dd; trump=pimc, friend=pimc) the search
+    kernel set, compiled only then; else the built-in (or user-policy) kernels."""
+    if _searches(choice):
         check_choice(choice)
+        if choice.user:
+            raise SimcoreError("a user play policy and trump=pimc/friend=pimc cannot share a run yet")
         return pimc.kernels()
     return _kernels(choice)
 
 
 def _blocks(count: int, choice: PolicyChoice) -> int:
-    return search_blocks(count) if searching(choice) else n_blocks(count)
-
+    return search_blocks(count) if _searches(choice) else n_blocks(count)
 
 
 def _common(rules: Rules, choice: PolicyChoice):
@@ -50,8 +58,8 @@ def _common(rules: Rules, choice: PolicyChoice):
     return (
         first,
         rules.allow_own_card,
-        TRUMP_POLICIES[choice.decisions["trump"]],
-        FRIEND_POLICIES[choice.decisions["friend"]],
+        pimc.TRUMP_CALLS[choice.decisions["trump"]],
+        pimc.FRIEND_CALLS[choice.decisions["friend"]],
         GAME.policy_ids(choice, USER_POLICY),
     )
 
@@ -122,7 +130,7 @@ def _forced(common: tuple, what_if: str, option: int) -> tuple:
     if what_if == "trump":
         trump_policy = FORCED_TRUMP + option
     else:
-        friend_policy = FRIEND_POLICIES[WHAT_IF["friend"][option]]
+        friend_policy = FORCED_FRIEND + FRIEND_POLICIES[WHAT_IF["friend"][option]]
     return first, own, trump_policy, friend_policy, ids
 
 
@@ -206,6 +214,27 @@ def _points_table(arg):
     return table
 
 
+@dataclasses.dataclass(frozen=True)
+class Choice(PolicyChoice):
+    """A run's policies; the manifest's record adds ``own_calls``, the seats whose trump and
+    friend calls are their own (a pimc or dd seat is a whole player), when there are any."""
+
+    def to_dict(self) -> dict:
+        record = super().to_dict()
+        own = [s for s, name in enumerate(self.seats) if is_search(name)]
+        if own:
+            record["own_calls"] = own
+        return record
+
+
+class TrumpFriendGame(Game):
+    def policies_from_specs(self, specs) -> Choice:
+        if isinstance(specs, dict):  # a manifest's record (``Choice.to_dict``) read back
+            specs = {k: v for k, v in specs.items() if k != "own_calls"}
+        choice = super().policies_from_specs(specs)
+        return Choice(choice.seats, choice.decisions, choice.user)
+
+
 LAYOUT = dealing.DealLayout(
     game="trump-friend",
     n_seats=layout.N_SEATS,
@@ -218,7 +247,7 @@ LAYOUT = dealing.DealLayout(
     features={"points": dealing.Feature("card points held (TF-11: A 2, K Q J 1)", _points_table)},
 )
 
-GAME = Game(
+GAME = TrumpFriendGame(
     name="trump-friend",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
@@ -226,7 +255,7 @@ GAME = Game(
     omniscient=pimc.OMNISCIENT,
     policy_notes=pimc.NOTES,
     default_play="heuristic",
-    decisions={"trump": TRUMP_POLICIES, "friend": FRIEND_POLICIES},
+    decisions={"trump": pimc.TRUMP_CALLS, "friend": pimc.FRIEND_CALLS},
     default_decisions={"trump": "longest", "friend": "highest"},
     run_hands=run_hands,
     run_games=run_games,

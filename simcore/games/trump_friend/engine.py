@@ -92,6 +92,14 @@ def seen_card(ctx, view, seat, card, i, led_suit):
 
 
 @nb.njit(inline="always", cache=True)
+def declare(trump_policy, friend_policy, policies, declarer, hand, st, ctx):
+    """TF-5: the declarer's trump, then friend call, by the run's declaration policies; search
+    kernels replace this hook with one where a searching declarer (or ``trump=pimc``) searches."""
+    trump = choose_trump(trump_policy, hand, st)
+    return trump, choose_friend(friend_policy, hand, trump, st)
+
+
+@nb.njit(inline="always", cache=True)
 def deal(st, deck, hands):
     """TF-4: shuffle all 52 cards; 10 to each seat, the last 2 are the kitty."""
     for i in range(52):
@@ -288,8 +296,7 @@ def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal
         wide[row, W_HANDS + s] = public_mask(hands[s])
     wide[row, W_KITTY] = public_mask(kitty)
     dhand = hands[declarer]
-    trump = choose_trump(trump_policy, dhand, pst)
-    friend = choose_friend(friend_policy, dhand, trump, pst)
+    trump, friend = declare(trump_policy, friend_policy, policies, declarer, dhand, pst, ctx)
     own = friend >= 0 and (dhand & bit(friend)) != 0
     if own and not rules_own:  # TF-5.4 switched off: name the best card of that suit not held
         missing = ~suit_mask(dhand, friend // 13) & SUIT_BITS
@@ -488,8 +495,8 @@ def with_play(play_fn):
 
 def kernels_with(jit_block, **hooks):
     """(hands kernel, games kernel) as plain functions with hooks replaced: ``play`` (a user
-    policy's dispatcher), or ``play_card``, ``seen_card``, ``search_context`` and ``SEARCH``
-    (the search kernels).  ``jit_block(fn, name)`` jits a block function (the search kernels
+    policy's dispatcher), or ``play_card``, ``seen_card``, ``declare``, ``search_context`` and
+    ``SEARCH`` (the search kernels).  ``jit_block(fn, name)`` jits a block function (the search kernels
     give it a cached home of their own)."""
     def inline(fn, **more):
         return nb.njit(inline="always")(rebind(fn.py_func, **hooks, **more))

@@ -26,8 +26,9 @@ import numba as nb
 import numpy as np
 
 from simcore import rng, sampling, search
+from simcore.rng import shuffle
 from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
-from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
+from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
 from simcore.tricks import follow_mask, trick_winner_at
 from simcore.games.trump_friend import engine, policies, solver
 from simcore.games.trump_friend.layout import (
@@ -36,6 +37,7 @@ from simcore.games.trump_friend.layout import (
     ONE_POINT,
     TO_INTERNAL,
     TO_PUBLIC,
+    TRUMP_OPTIONS,
     TWO_POINTS,
     V_DECLARER,
     V_FRIEND_CARD,
@@ -59,17 +61,45 @@ KITTY = N_SEATS  # holder 5: the two undealt cards
 HOLDERS = N_SEATS + 1
 MAX_STATES = 11 ** 4 * 3  # capacity states: four other seats of at most 10, the kitty 2
 ALL = np.uint64((1 << 52) - 1)
-K_PLAY = 1
+K_PLAY, K_CALL = 1, 2  # decision kinds, folded into each decision's stream
+# The calls (TF-5): one a round against ten plays, so a seat pimc:W calls over CALL_FACTOR * W
+# worlds, and trump=pimc / friend=pimc default to CALL_WORLDS.
+CALL_FACTOR = 10
+CALL_WORLDS = CALL_FACTOR * DEFAULT_WORLDS
+FRIEND_DEPTH = 3  # friend candidates: no friend, and the strongest 3 cards not held of each suit
+MAX_FRIENDS = 1 + 52
 
 PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
+
+
+class CallPolicies(PlayPolicies):
+    """A call's policies by name: the built-in ones, ``pimc`` (``CALL_WORLDS`` worlds) and
+    ``pimc:W``; not ``dd`` (the manifest labels omniscient seats, not decisions)."""
+
+    def __init__(self, builtin: dict):
+        super().__init__(builtin, CALL_WORLDS)
+        dict.__delitem__(self, "dd")
+
+    def _id(self, name):
+        return None if name == "dd" else super()._id(name)
+
+
+TRUMP_CALLS = CallPolicies(policies.TRUMP_POLICIES)
+FRIEND_CALLS = CallPolicies(policies.FRIEND_POLICIES)
 OMNISCIENT = ("dd",)
 NOTES = (
-    f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a searching player for the play: each "
-    f"card scored by its score change over W deals of the unseen cards (exact open-hand solves "
-    f"once it holds {EXACT_CARDS} cards or fewer, heuristic rollouts before); its trump and "
-    "friend calls follow the trump=/friend= policies",
-    "dd: omniscient (sees every hand and the kitty): the same evaluation on the true deal; "
-    "labelled omniscient in the manifest",
+    f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a whole searching player: each card "
+    f"scored by its score change over W deals of the unseen cards (exact open-hand solves once "
+    f"it holds {EXACT_CARDS} cards or fewer, heuristic rollouts before); as declarer it calls "
+    f"trump and friend itself, over {CALL_FACTOR}*W deals (the trump=/friend= policies apply "
+    "to the other seats; the manifest's policies.own_calls lists such seats)",
+    f"trump=pimc, friend=pimc (pimc:W; default {CALL_WORLDS} worlds): every other declarer "
+    f"scores each call (5 trumps; no friend or one of the {FRIEND_DEPTH} strongest cards not "
+    "held per suit) "
+    "by its score change over W deals of the 42 cards it cannot see, each round played out "
+    "by the heuristic",
+    "dd: omniscient (sees every hand and the kitty): the same evaluation on the true deal, its "
+    "calls too; labelled omniscient in the manifest",
 )
 
 # ---------------------------------------------------------------- the search context
@@ -79,6 +109,12 @@ _new_tables = nb.njit(cache=True)(search.new_tables)
 C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = 0, 1, 2, 3, 4, 5, 6, 7
 C_TRICK, C_VOIDS, C_ST, C_HANDS, C_RVIEW, C_RHANDS, C_POINTS, C_DELTA = (
     8, 9, 10, 11, 12, 13, 14, 15)
+C_CALLS, C_CALL_N, C_ST2, C_DECK = 16, 17, 18, 19
+# C_CALLS[k, i, j] for trump candidate i, friend candidate j: k = CALL_SUM (the declarer's
+# total score change), CALL_TIE (the other seats' total loss), CALL_FRIEND (the card, -1 none);
+# C_CALL_N: the trump candidates, then each one's number of friend candidates; C_DECK: the
+# unseen cards to shuffle
+CALL_SUM, CALL_TIE, CALL_FRIEND = 0, 1, 2
 
 
 @nb.njit(cache=True)
@@ -92,7 +128,9 @@ def new_context(hands):
             np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
             np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64), np.zeros(1, np.uint64),
             hands, np.zeros(VIEW_SIZE, np.int64), np.zeros(N_SEATS, np.uint64),
-            np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64))
+            np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64),
+            np.zeros((3, TRUMP_OPTIONS, MAX_FRIENDS), np.int64),
+            np.zeros(2 * TRUMP_OPTIONS, np.int64), np.zeros(1, np.uint64), np.zeros(52, np.int64))
 
 
 @nb.njit(inline="always", cache=True)
@@ -322,7 +360,172 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     return best_card(legal, sums)
 
 
+# ---------------------------------------------------------------- calls (TF-5)
+
+
+@nb.njit(cache=True)
+def call_world(ctx, omniscient, seat, hand):
+    """The next world of a call into ctx's ``pub`` (slot 5 the kitty): all the declarer has
+    seen is its hand, so the other 42 cards are dealt as TF-4 deals them, 10 a seat and 2 to
+    the kitty, by a shuffle (exactly the uniform draw ``simcore.sampling`` would make with no
+    constraints, without its counting); with ``omniscient`` the true deal."""
+    pub, deck = ctx[C_PUB], ctx[C_DECK]
+    if omniscient:
+        rest = ALL
+        for s in range(N_SEATS):
+            pub[s] = ctx[C_HANDS][s]
+            rest &= ~pub[s]
+        pub[KITTY] = rest
+        return
+    k = 0
+    for c in range(52):
+        if not hand & bit(c):
+            deck[k] = c
+            k += 1
+    shuffle(ctx[C_ST], deck, k)
+    k = 0
+    for h in range(HOLDERS):
+        if h == seat:
+            pub[h] = hand
+            continue
+        pub[h] = 0
+        for _ in range(2 if h == KITTY else N_TRICKS):
+            pub[h] |= bit(deck[k])
+            k += 1
+
+
+@nb.njit(cache=True)
+def friend_candidates(hand, out):
+    """The friend calls a searching declarer weighs: no friend (-1), then per suit the
+    ``FRIEND_DEPTH`` strongest cards it does not hold (TF-5.2); returns how many."""
+    out[0] = -1
+    k = 1
+    for suit in range(4):
+        missing = ~suit_mask(hand, suit) & SUIT_BITS
+        for _ in range(FRIEND_DEPTH):
+            if missing == 0:
+                break
+            top = highest_bit(missing)
+            missing &= ~bit(top)
+            out[k] = 13 * suit + top
+            k += 1
+    return k
+
+
+@nb.njit(cache=True)
+def _call_candidates(trump_policy, friend_policy, hand, st, ctx):
+    """Fill the trump candidates (all five when ``trump_policy`` searches, else the built-in
+    call, drawn from ``st`` as the built-in kernels draw it) and each one's friend candidates
+    (``friend_candidates`` when ``friend_policy`` searches, else the built-in call for that
+    trump, from a copy of ``st``).  Returns the number of trump candidates."""
+    n, calls, st2 = ctx[C_CALL_N], ctx[C_CALLS], ctx[C_ST2]
+    nt = 1
+    if trump_policy >= DD:
+        nt = TRUMP_OPTIONS
+        for t in range(nt):
+            n[t] = t
+    else:
+        n[0] = policies.choose_trump(trump_policy, hand, st)
+    for i in range(nt):
+        if friend_policy >= DD:
+            n[TRUMP_OPTIONS + i] = friend_candidates(hand, calls[CALL_FRIEND, i])
+        else:
+            st2[0] = st[0]
+            calls[CALL_FRIEND, i, 0] = policies.choose_friend(friend_policy, hand, n[i], st2)
+            n[TRUMP_OPTIONS + i] = 1
+    return nt
+
+
+@nb.njit(cache=True)
+def _call_rollout(ctx, declarer, trump, friend):
+    """One world's round (``ctx.pub``) under the calls (trump, friend), every seat playing the
+    heuristic from the first lead (TF-6 ... TF-13); the score changes end in ``ctx.delta``."""
+    rv, rh, pub = ctx[C_RVIEW], ctx[C_RHANDS], ctx[C_PUB]
+    engine.start_view(rv, declarer, trump, friend)
+    rv[V_TRICK] = 0
+    rv[V_LEADER] = (declarer + 1) % N_SEATS
+    rv[V_NPLAYED] = 0
+    holder = -1
+    for s in range(N_SEATS):
+        rh[s] = pub[s]
+        if friend >= 0 and pub[s] & bit(friend) and s != declarer:
+            holder = s
+    rollout(rv, rh, -1, ctx[C_ST])
+    engine.score(rv[V_POINTS:V_POINTS + N_SEATS], declarer, holder, friend < 0, ctx[C_DELTA])
+
+
+@nb.njit(cache=True)
+def call_table(trump_policy, friend_policy, seat, hand, st, ctx):
+    """Score every candidate call (``_call_candidates``) over the worlds of ``call_world``
+    (``dd``: the true deal): ``ctx[C_CALLS]`` gets each call's total score change for the
+    declarer ``seat`` and the other seats' total loss.  Returns the number of trump
+    candidates."""
+    nt = _call_candidates(trump_policy, friend_policy, hand, st, ctx)
+    search_policy = trump_policy if trump_policy >= DD else friend_policy
+    omniscient = search_policy == DD
+    n, calls, delta = ctx[C_CALL_N], ctx[C_CALLS], ctx[C_DELTA]
+    calls[CALL_SUM, :, :] = 0
+    calls[CALL_TIE, :, :] = 0
+    _seed(ctx, st, seat, K_CALL, 0)
+    for _ in range(_n_worlds(search_policy)):
+        call_world(ctx, omniscient, seat, hand)
+        for i in range(nt):
+            for j in range(n[TRUMP_OPTIONS + i]):
+                _call_rollout(ctx, seat, n[i], calls[CALL_FRIEND, i, j])
+                calls[CALL_SUM, i, j] += delta[seat]
+                for s in range(N_SEATS):
+                    if s != seat:
+                        calls[CALL_TIE, i, j] -= delta[s]
+    return nt
+
+
+@nb.njit(cache=True)
+def search_declare(trump_policy, friend_policy, seat, hand, st, ctx):
+    """TF-5 by search: the call with the best total score change for the declarer over the
+    worlds; ties to the larger loss of the other seats, then to the first candidate (clubs
+    ... no trump; no friend, then the suits' cards)."""
+    nt = call_table(trump_policy, friend_policy, seat, hand, st, ctx)
+    n, calls = ctx[C_CALL_N], ctx[C_CALLS]
+    bi, bj = 0, 0
+    for i in range(nt):
+        for j in range(n[TRUMP_OPTIONS + i]):
+            a, b = calls[CALL_SUM, i, j], calls[CALL_TIE, i, j]
+            if a > calls[CALL_SUM, bi, bj] or (a == calls[CALL_SUM, bi, bj]
+                                                and b > calls[CALL_TIE, bi, bj]):
+                bi, bj = i, j
+    trump = n[bi]
+    if friend_policy >= DD:
+        return trump, calls[CALL_FRIEND, bi, bj]
+    return trump, policies.choose_friend(friend_policy, hand, trump, st)
+
+
+@nb.njit(cache=True)
+def call_policy(seat_policy):
+    """The call policy of a whole searching player: ``dd`` on the true deal, ``pimc:W`` over
+    ``CALL_FACTOR * W`` worlds."""
+    if seat_policy == DD:
+        return DD
+    return PIMC + CALL_FACTOR * (seat_policy - PIMC)
+
+
 # ---------------------------------------------------------------- kernel hooks
+
+
+@nb.njit(inline="always", cache=True)
+def declare(trump_policy, friend_policy, seat_policies, declarer, hand, st, ctx):
+    """A searching declarer (``pimc``/``dd`` seat) makes both calls itself unless a what-if
+    run forces one; ``trump=pimc`` / ``friend=pimc`` search for every other declarer."""
+    if seat_policies[declarer] >= DD:
+        own = call_policy(seat_policies[declarer])
+        if not policies.FORCED_TRUMP <= trump_policy < DD:
+            trump_policy = own
+        if not policies.FORCED_FRIEND <= friend_policy < DD:
+            friend_policy = own
+    if trump_policy >= DD or friend_policy >= DD:
+        return search_declare(trump_policy, friend_policy, declarer, hand, st, ctx)
+    trump = policies.choose_trump(trump_policy, hand, st)
+    return trump, policies.choose_friend(friend_policy, hand, trump, st)
+
 
 
 @nb.njit(inline="always", cache=True)
@@ -342,7 +545,8 @@ def kernels():
     if _kernels is None:
         hands_fn, games_fn = engine.kernels_with(
             lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, __file__)),
-            play_card=play_card, seen_card=seen_card, search_context=new_context, SEARCH=True)
+            play_card=play_card, seen_card=seen_card, declare=declare,
+            search_context=new_context, SEARCH=True)
         _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, __file__))
                          for f, name in ((hands_fn, "search_hands_kernel"),
                                          (games_fn, "search_games_kernel")))

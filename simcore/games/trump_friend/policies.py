@@ -37,6 +37,7 @@ USER_POLICY = -1
 TRUMP_POLICIES = {"longest": 0, "strongest": 1, "notrump": 2, "random": 3}
 FORCED_TRUMP = 10  # internal trump "policy" FORCED_TRUMP + t always calls t (what-if runs)
 FRIEND_POLICIES = {"highest": 0, "none": 1, "random": 2, "random_any": 3}
+FORCED_FRIEND = 10  # internal friend "policy" FORCED_FRIEND + k: policy k, forced (what-if runs)
 
 _ALL = np.uint64((1 << 52) - 1)
 _SUIT = np.uint64(0x1FFF)
@@ -270,7 +271,11 @@ def choose_friend(policy, hand, trump, st):
     the declarer does not hold.  ``random``: uniform over no friend and the 42 cards not held.
     ``random_any``: uniform over no friend and all 52 cards, the declarer's own included
     (TF-5.4; with ``allow_own_card=false`` the engine overrules an own card).
+    ``FORCED_FRIEND + k`` is policy k (a what-if run's forced call, which a searching
+    declarer obeys too).
     """
+    if policy >= FORCED_FRIEND:
+        policy -= FORCED_FRIEND
     if policy == 1:
         return -1
     if policy == 3:
