@@ -18,6 +18,16 @@ five seats.  Speed: hands (games) per second of each run, all threads, start-up 
 kernels are compiled or loaded before the clock starts).  ``--speed N``: N hands on one thread
 with the policy in seat 0 only, and the same hands all heuristic: hands/s and the search's
 milliseconds per hand.
+
+Trump Friend calls (``--calls POLICY ...``, e.g. ``pimc`` or ``pimc:50``): the same deals, the
+declarer drawn per deal (``first_declarer=random``), heuristic play at every seat, once with
+the heuristic calls (trump longest, friend highest) and once with ``trump=POLICY
+friend=POLICY`` (then trump only, friend only): the declarer's score change per round under
+the searched calls minus under the heuristic's, t 95% interval, and the share of rounds whose
+call differs.  ``--call-speed N``: N such rounds on one thread, calls per second (the run's
+time less the same run with heuristic calls).
+
+    .venv/bin/python scripts/strength_pimc_spades_tf.py trump-friend --policies --deals 0 --calls pimc --call-speed 100
 """
 
 from __future__ import annotations
@@ -68,15 +78,25 @@ def interval(values: np.ndarray) -> str:
 
 
 def hands_row(game, policy, deals, seed, threads, base, rules):
+    """The table row, and each seating's paired differences."""
     seatings = SEATINGS[game]
-    diffs = np.zeros(deals)
+    each = []
     rates = []
     for seats in seatings:
         frame, seconds = timed(game, specs(game, policy, seats), deals, seed, "hands", threads,
                                rules)
-        diffs += (gain(game, frame, seats) - gain(game, base, seats)) / len(seatings)
+        each.append(gain(game, frame, seats) - gain(game, base, seats))
         rates.append(deals / seconds)
-    return f"| {policy} | {deals:,} | {interval(diffs)} | {np.mean(rates):,.2f} |"
+    diffs = np.mean(each, axis=0)
+    return f"| {policy} | {deals:,} | {interval(diffs)} | {np.mean(rates):,.2f} |", each
+
+
+def roles_row(policy, each):
+    """Trump Friend hands mode: seat 0 declares every round (first_declarer 0), so its
+    seating measures the searching player as declarer (its calls included), the others as
+    defenders."""
+    defending = np.concatenate(each[1:])
+    return f"| {policy} | {interval(each[0])} | {interval(defending)} |"
 
 
 def games_row(game, policy, games, seed, threads, base, rules):
@@ -104,10 +124,67 @@ def speed_row(game, policy, hands, seed, rules):
             f"{1000 * (seconds - base) / hands:.1f} |")
 
 
+CALL_RULES = {"first_declarer": "random"}
+CALL_SPECS = {"trump, friend": ("trump={}", "friend={}"), "trump": ("trump={}",),
+              "friend": ("friend={}",)}
+
+
+def declarer_delta(frame: pl.DataFrame) -> np.ndarray:
+    deltas = frame.select(f"delta{s}" for s in range(5)).to_numpy().astype(np.int64)
+    return deltas[np.arange(frame.height), frame["declarer"].to_numpy()]
+
+
+def calls_rows(policy, deals, seed, threads, base):
+    """One row per searched decision set: the declarer's score change vs the heuristic calls."""
+    rows = []
+    for what, templates in CALL_SPECS.items():
+        frame, seconds = timed("trump-friend", [t.format(policy) for t in templates], deals, seed,
+                               "hands", threads, CALL_RULES)
+        diffs = declarer_delta(frame) - declarer_delta(base)
+        changed = ((frame["trump"] != base["trump"]) | (frame["friend_card"] != base["friend_card"]))
+        rows.append(f"| {what} | {policy} | {deals:,} | {interval(diffs)} | "
+                    f"{100 * changed.mean():.1f}% | {deals / seconds:,.1f} |")
+    return rows
+
+
+def call_speed_row(policy, hands, seed):
+    _, base = timed("trump-friend", ["heuristic"], hands, seed, "hands", 1, CALL_RULES)
+    out = []
+    for what, templates in CALL_SPECS.items():
+        _, seconds = timed("trump-friend", [t.format(policy) for t in templates], hands, seed,
+                           "hands", 1, CALL_RULES)
+        per_call = (seconds - base) / hands
+        out.append(f"| {what} | {policy} | {hands:,} | {1000 * per_call:.1f} | {1 / per_call:,.1f} |")
+    return out
+
+
+def calls_tables(args):
+    for policy in args.calls:  # compile (or load) the search kernels before any clock starts
+        simcore.simulate("trump-friend", 2, seed=0, policy=[f"trump={policy}"], rules=CALL_RULES)
+    if args.deals:
+        base, _ = timed("trump-friend", ["heuristic"], args.deals, args.seed, "hands",
+                        args.threads, CALL_RULES)
+        print("\n| searched calls | policy | deals | declarer's score change per round vs "
+              "heuristic calls (95%) | calls changed | hands/s |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        for policy in args.calls:
+            print("\n".join(calls_rows(policy, args.deals, args.seed, args.threads, base)),
+                  flush=True)
+    if args.call_speed:
+        print("\n| searched calls (1 thread) | policy | rounds | ms per call | calls/s |")
+        print("| --- | --- | --- | --- | --- |")
+        for policy in args.calls:
+            print("\n".join(call_speed_row(policy, args.call_speed, args.seed)), flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", choices=sorted(SEATS))
-    parser.add_argument("--policies", nargs="+", default=["pimc"])
+    parser.add_argument("--policies", nargs="*", default=["pimc"])
+    parser.add_argument("--calls", nargs="*", default=[],
+                        help="Trump Friend: call policies (trump=P friend=P) to compare")
+    parser.add_argument("--call-speed", type=int, default=0,
+                        help="Trump Friend: rounds for the one-thread call speed table")
     parser.add_argument("--deals", type=int, default=300, help="hands per seating")
     parser.add_argument("--games", type=int, default=0,
                         help="games per seating (Spades only, to --target)")
@@ -124,15 +201,22 @@ def main(argv=None) -> int:
     simcore.simulate(game, 2, seed=0, policy=["heuristic"], rules=rules)
     print(f"{game}, seed {args.seed}, rules {rules or 'default'}; paired against heuristic "
           f"everywhere; seatings {SEATINGS[game]}\n")
-    if args.deals:
+    if args.deals and args.policies:
         base_hands, _ = timed(game, ["heuristic"], args.deals, args.seed, "hands", args.threads,
                               rules)
         what = "net score" if game == "spades" else "score change"
         print(f"| policy | deals | {what} per hand vs heuristic (95%) | hands/s |")
         print("| --- | --- | --- | --- |")
+        roles = []
         for policy in args.policies:
-            print(hands_row(game, policy, args.deals, args.seed, args.threads, base_hands, rules),
-                  flush=True)
+            row, each = hands_row(game, policy, args.deals, args.seed, args.threads, base_hands,
+                                  rules)
+            print(row, flush=True)
+            roles.append(roles_row(policy, each))
+        if game == "trump-friend":
+            print("\n| policy | as declarer, seat 0 (95%) | as a defender, seats 1-4 (95%) |")
+            print("| --- | --- | --- |")
+            print("\n".join(roles))
     if args.games and game == "spades":
         base_games, _ = timed(game, ["heuristic"], args.games, args.seed, "games", args.threads,
                               rules)
@@ -147,6 +231,8 @@ def main(argv=None) -> int:
         print("| --- | --- | --- | --- |")
         for policy in args.policies:
             print(speed_row(game, policy, args.speed, args.seed, rules), flush=True)
+    if args.calls and game == "trump-friend":
+        calls_tables(args)
     return 0
 
 

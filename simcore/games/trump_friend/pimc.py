@@ -15,9 +15,12 @@ the seat holds at most ``EXACT_CARDS`` cards, under a node budget (``BUDGET``; a
 runs out is rolled out); before that, each legal card played in the world and the round
 rolled out by the heuristic for every seat (the cards of a world compared on that world).
 
-Play only: a searching declarer calls trump and friend with the run's ``trump`` / ``friend``
-policies (``trump=pimc``, ``friend=pimc`` are not built).  ``dd`` makes the same evaluation on
-the true deal (omniscient, labelled so).
+Calls (TF-5): ``trump=pimc:W`` / ``friend=pimc:W`` (and a whole ``pimc:W`` seat as declarer,
+over ``CALL_FACTOR * W`` worlds) deal the 42 cards the declarer cannot see W times
+(:func:`call_world`), play every candidate call's round out with the heuristic at every seat
+in each world, and make the call with the best total score change for the declarer (the
+trump and friend together when both search; :func:`search_declare`).  ``dd`` makes the same
+evaluations on the true deal (omniscient, labelled so).
 """
 
 from __future__ import annotations

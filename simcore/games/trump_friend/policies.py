@@ -7,7 +7,8 @@ stream.  It returns an internal card id from ``legal``.  A policy never receives
 seat's hand, so a seat cannot see more than TF-5.5 allows.
 
 Declaration policies choose the trump (``trump``: longest, strongest, notrump, random) and the
-friend card (``friend``: highest, none, random) from the declarer's hand alone.
+friend card (``friend``: highest, none, random) from the declarer's hand alone (the searching
+calls, ``pimc``, are in ``pimc``).
 """
 
 import numba as nb
