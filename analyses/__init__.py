@@ -29,6 +29,8 @@ ANALYSES = {
     "dealing-check": ("analyses.dealing_check", ANY_GAME),
     "dummy-advantage": ("analyses.dummy_advantage", "dummy"),
     "euchre-dd-order": ("analyses.euchre_dd_order", "euchre"),
+    "trump-friend-dd": ("analyses.trump_friend_dd", "trump-friend"),
+    "spades-dd-bids": ("analyses.spades_dd_bids", "spades"),
 }
 
 

@@ -9,6 +9,10 @@
                   [--policy friend=NAME] [--predeal SEAT=CARDS ...] [--condition EXPR ...]
                   [--resume] [--cluster ADDRESS] [--quiet] [--chunk-size K]
     simcore analyze NAME --data DIR --out DIR
+    simcore advise GAME --hand CARDS [--upcard CARD] [--levels open-hand,pimc,heuristic]
+                   [--deals N | --open-hand-deals N --pimc-deals N --heuristic-deals N]
+                   [--pimc pimc:W] [--options A,B] [--seed S] [--rules KEY=VALUE ...]
+                   [--threads T] [--out DIR] [--quiet]
     simcore describe GAME
     simcore show RUN (--deal K | --game G [--hand H]) [--option X] [--log-plays] [--json]
 
@@ -129,6 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the level-of-play label of one --data folder (default: from its manifest)")
     ana.add_argument("--out", required=True, help="folder for the chart and table")
 
+    _advise_parser(sub)
+
     desc = sub.add_parser("describe", help="list a game's rules options and policies")
     desc.add_argument("game", metavar="GAME")
 
@@ -149,6 +155,36 @@ def build_parser() -> argparse.ArgumentParser:
                           "games keep no turn log)")
     shw.add_argument("--json", action="store_true", help="the same content as JSON")
     return parser
+
+
+def _advise_parser(sub) -> None:
+    adv = sub.add_parser("advise", help="which call for my hand: every option's value at three levels of play",
+                         description="Deal many hands consistent with yours and answer, for every option of "
+                                     "your decision, what it is worth with 95%% intervals: open-hand "
+                                     "(simcore solve), under pimc play and under heuristic play "
+                                     "(what-if runs). Trump Friend: trump and friend call of seat 0; "
+                                     "Euchre: pass / order / order alone of the dealer's left; Spades: "
+                                     "nil or a number of the first bidder. docs/advise.md.")
+    adv.add_argument("game", metavar="GAME", help="one of: trump-friend, euchre, spades")
+    adv.add_argument("--hand", required=True, metavar="CARDS", help="your cards, e.g. AS,KS,QS,3H,...")
+    adv.add_argument("--upcard", default=None, metavar="CARD", help="euchre: the turned-up card")
+    adv.add_argument("--levels", default=None, metavar="LIST",
+                     help="comma-separated: open-hand (or dd), pimc, heuristic (default: all three)")
+    adv.add_argument("--deals", "-n", type=_whole_number, default=None,
+                     help="deals at every level (default: per game and level, see docs/advise.md)")
+    for level in ("open-hand", "pimc", "heuristic"):
+        adv.add_argument(f"--{level}-deals", type=_whole_number, default=None, metavar="N",
+                         help=f"deals at the {level} level")
+    adv.add_argument("--pimc", default="pimc", metavar="POLICY", help="the search policy of the pimc level "
+                                                                       "(pimc or pimc:W, default pimc)")
+    adv.add_argument("--options", default=None, metavar="LIST", help="show only these options (comma-separated)")
+    adv.add_argument("--seed", type=_whole_number, default=0, help="master seed (default 0)")
+    adv.add_argument("--rules", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
+                     help="rules options (see `simcore describe GAME`)")
+    adv.add_argument("--threads", type=_whole_number, default=None, help="worker threads (default: all cores)")
+    adv.add_argument("--out", default=None, help="output folder (default: data/advise-GAME-HASH); "
+                                                 "rerunning reuses its finished runs")
+    adv.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,6 +213,8 @@ def _dispatch(args) -> int:
         for path in written:
             print(path)
         return 0
+    if args.command == "advise":
+        return _advise(args)
     if args.command == "describe":
         return _describe(args.game)
     if args.command == "show":
@@ -231,6 +269,20 @@ def _solve(args) -> int:
         seconds = time.perf_counter() - started
         print(f"{run.path}: {args.deals:,} deals solved in {seconds:.1f} s "
               f"({args.deals / seconds:,.1f} deals/s, this call)", file=sys.stderr)
+    return 0
+
+
+def _advise(args) -> int:
+    from simcore.advise import advise
+
+    sizes = {lv: getattr(args, f"{lv.replace('-', '_')}_deals") for lv in ("open-hand", "pimc", "heuristic")}
+    result = advise(args.game, args.hand, upcard=args.upcard, levels=args.levels, deals=args.deals,
+                    level_deals={k: v for k, v in sizes.items() if v is not None}, seed=args.seed,
+                    rules=_key_values(args.rules, "--rules"), pimc=args.pimc, options=args.options,
+                    out=args.out, threads=args.threads, quiet=args.quiet)
+    print(result["verdict"])
+    for path in result["files"]:
+        print(path)
     return 0
 
 

@@ -1,0 +1,604 @@
+"""``simcore advise``: which call for my hand, at three levels of play.
+
+One command takes a hand and answers, for every option of one decision, what the option is
+worth on deals consistent with that hand, each with a 95% interval:
+
+- ``open-hand``: ``simcore solve`` with the hand predealt (every card seen, best play by every
+  seat: an upper bound of real play, docs/solving.md);
+- ``pimc``: a ``simcore simulate --what-if`` run with the hand predealt and the hand's side
+  playing ``pimc`` (a searching player, the other seats heuristic);
+- ``heuristic``: the same run with the heuristic everywhere (fast, so large samples).
+
+The decisions (the user's seat is fixed so that the what-if decision is the user's):
+
+- Trump Friend, seat 0 declares (TF-15 in hands mode): the five trump calls (TF-5.1), each with
+  the highest-trump friend (TF-5.2) and with no friend (TF-5.3);
+- Euchre, seat 1 is the dealer's left (dealer 0) with the given upcard: pass, order up with
+  partner, order up alone (EU-7, EU-12);
+- Spades, seat 1 bids first (the dealer's left): nil, or the number the bid policy gives (SP-5).
+
+It reuses the batch runner (``simcore.batch``: run folders under ``OUT/runs/``, resumed when
+rerun, so a finished level is not computed again) and the analyses' interval code
+(``analyses.stats``), and writes ``advise.png`` (the distribution of every option's value per
+level, not only its mean), ``advise.csv`` (per level and option: n, mean and 95% t interval,
+quantiles, the paired difference to the level's best option, win rates), ``advise_paired.csv``
+and ``advise.md`` (the verdict in words, the sample and the commands).  docs/advise.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analyses import common
+from analyses.euchre_dd_order import _points as euchre_points  # EU-16 .. EU-18, as euchre-dd-order scores them
+from analyses.stats import t_interval, wilson
+from simcore.cards import format_card, parse_cards
+from simcore.errors import SimcoreError
+
+LEVELS = ("open-hand", "pimc", "heuristic")
+LEVEL_ALIASES = {"dd": "open-hand", "open-hand": "open-hand", "openhand": "open-hand",
+                 "pimc": "pimc", "heuristic": "heuristic"}
+NAME = "advise"
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One batch of a level: ``simcore solve`` or a ``simcore simulate`` what-if run."""
+
+    name: str
+    command: str  # "solve" or "simulate"
+    options: dict = field(default_factory=dict)  # keyword arguments of batch.solve_deals / simulate
+
+    def text(self, game: str, deals: int, seed: int, out: Path) -> str:
+        """The equivalent command line (for the summary)."""
+        parts = [f"simcore {self.command} {game} --deals {deals} --seed {seed}"]
+        if self.options.get("what_if"):
+            parts.append(f"--what-if {self.options['what_if']}")
+        parts += [f"--predeal {p}" for p in self.options.get("predeal", [])]
+        if self.options.get("policy"):
+            parts.append("--policy " + " ".join(self.options["policy"]))
+        rules = self.options.get("rules") or {}
+        if rules:
+            parts.append("--rules " + " ".join(f"{k}={v}" for k, v in rules.items()))
+        parts.append(f"--out {out}")
+        return " ".join(parts)
+
+
+# ---------------------------------------------------------------- the games
+
+
+TF_CALLS = ("clubs", "diamonds", "hearts", "spades", "notrump")  # the what-if trump options, TF-5.1
+
+
+class TrumpFriend:
+    game = "trump-friend"
+    seat = 0
+    hand_size = 10
+    decision = "trump and friend call (seat 0 declares)"
+    unit = "score points relative to the others"
+    calls = TF_CALLS
+    options = tuple(c + suffix for suffix in ("", "-nofriend") for c in TF_CALLS)
+    searching = (0,)  # the declarer searches; the friend is unknown, so nobody else is its side
+    default_deals = {"open-hand": 6, "pimc": 30, "heuristic": 20_000}
+
+    def rules(self, rules: dict) -> dict:
+        return {**rules, "first_declarer": "0"}  # hands mode: every deal's declarer (TF-15)
+
+    def predeal(self, hand, upcard):
+        return [f"{self.seat}=" + ",".join(format_card(c) for c in hand)]
+
+    def runs(self, level, predeal, rules, play):
+        if level == "open-hand":
+            return [RunSpec("solve", "solve", {"predeal": predeal, "rules": rules, "policy": ["friend=highest"]})]
+        return [RunSpec(f"trump-{friend}", "simulate",
+                        {"what_if": "trump", "predeal": predeal, "rules": rules,
+                         "policy": [*play, f"friend={friend}"]}) for friend in ("highest", "none")]
+
+    def rows(self, level, frames: dict) -> pl.DataFrame:
+        if level == "open-hand":
+            return self._dd_rows(frames["solve"])
+        parts = []
+        for friend, suffix in (("highest", ""), ("none", "-nofriend")):
+            f = frames[f"trump-{friend}"]
+            others = sum(pl.col(f"delta{s}").cast(pl.Float64) for s in range(1, 5)) / 4
+            parts.append(f.select(
+                "deal", (pl.col("option") + suffix).alias("option"),
+                (pl.col("delta0").cast(pl.Float64) - others).alias("value"),
+                pl.col("declarer_won").cast(pl.Float64).alias("win"),
+                (pl.col("declarer_team_points").cast(pl.Int16) - pl.col("defender_points").cast(pl.Int16))
+                .cast(pl.Float64).alias("margin")))
+        return pl.concat(parts)
+
+    def _dd_rows(self, f: pl.LazyFrame) -> pl.LazyFrame:
+        """The score relative to the others from the open-hand points D (TF-11 .. TF-13), as the
+        trump-friend-dd analysis computes it."""
+        from analyses.trump_friend_dd import card_points, friend_alone, relative_score
+
+        in_play = 20 - card_points(pl.col("kitty"))
+        parts = []
+        for t, call in enumerate(self.calls):
+            for suffix, d_col in (("", f"dd_points{t}"), ("-nofriend", f"dd_solo{t}")):
+                d = pl.col(d_col).cast(pl.Int16)
+                margin = (2 * d - in_play).cast(pl.Float64)
+                if suffix:
+                    value = relative_score(d, in_play, "none")
+                else:
+                    value = pl.when(friend_alone(t, pl.col("hand0"))).then(relative_score(d, in_play, "alone")) \
+                        .otherwise(relative_score(d, in_play, "player"))
+                parts.append(f.select("deal", pl.lit(call + suffix).alias("option"), value.alias("value"),
+                                      (margin > 0).cast(pl.Float64).alias("win"), margin.alias("margin")))
+        return pl.concat(parts)
+
+
+class Euchre:
+    game = "euchre"
+    seat = 1  # the dealer's left (dealer 0): the first seat asked, the seat the order-up what-if forces
+    hand_size = 5
+    decision = "order up the upcard or pass (seat 1, the dealer's left; dealer 0)"
+    unit = "net points per hand (your side's minus the other side's)"
+    options = ("pass", "order", "order-alone")
+    searching = (1, 3)
+    default_deals = {"open-hand": 2_000, "pimc": 150, "heuristic": 50_000}
+
+    def rules(self, rules: dict) -> dict:
+        return {**rules, "first_dealer": "0"}  # hands mode: every deal's dealer (EU-5)
+
+    def predeal(self, hand, upcard):
+        return [f"{self.seat}=" + ",".join(format_card(c) for c in hand), f"upcard={format_card(upcard)}"]
+
+    def runs(self, level, predeal, rules, play):
+        if level == "open-hand":
+            return [RunSpec("solve", "solve", {"predeal": predeal, "rules": rules})]
+        # pass: the order-up what-if; order with partner / alone: the alone what-if, in which the
+        # dealer's left orders up (order_up=always for heuristic seats; a searching seat decides
+        # itself, from its own cards and the upcard only, so the deals it orders up on are not a
+        # biased sample of the hidden cards)
+        return [RunSpec("order-up", "simulate", {"what_if": "order-up", "predeal": predeal, "rules": rules,
+                                                 "policy": list(play)}),
+                RunSpec("alone", "simulate", {"what_if": "alone", "predeal": predeal, "rules": rules,
+                                              "policy": [*play, "order_up=always"]})]
+
+    def rows(self, level, frames: dict) -> pl.LazyFrame:
+        net = (pl.col("points1").cast(pl.Float64) - pl.col("points0").cast(pl.Float64))
+        if level == "open-hand":
+            f = frames["solve"]
+            u = pl.col("upcard") // 13
+            side = 5 - pl.coalesce([pl.when(u == t).then(pl.col(f"dd_t{t}")) for t in range(4)])
+            alone = pl.coalesce([pl.when(u == t).then(pl.col(f"dd_alone1_t{t}")) for t in range(4)])
+            return pl.concat([f.select("deal", pl.lit(o).alias("option"),
+                                       euchre_points(tricks, march).cast(pl.Float64).alias("value"),
+                                       (tricks >= 3).cast(pl.Float64).alias("win"),
+                                       tricks.cast(pl.Float64).alias("tricks"))
+                              for o, tricks, march in (("order", side, 2), ("order-alone", alone, 4))])
+        passed = frames["order-up"].filter(pl.col("option") == "pass").select(
+            "deal", pl.lit("pass").alias("option"), net.alias("value"),
+            (net > 0).cast(pl.Float64).alias("win"), pl.col("side_tricks1").cast(pl.Float64).alias("tricks"))
+        made = frames["alone"].filter((pl.col("maker") == self.seat) & (pl.col("bid_round") == 1)).select(
+            "deal", pl.when(pl.col("option") == "alone").then(pl.lit("order-alone")).otherwise(pl.lit("order"))
+            .alias("option"), net.alias("value"), (pl.col("side_tricks1") >= 3).cast(pl.Float64).alias("win"),
+            pl.col("side_tricks1").cast(pl.Float64).alias("tricks"))
+        return pl.concat([passed, made])
+
+
+class Spades:
+    game = "spades"
+    seat = 1
+    hand_size = 13
+    decision = "nil or a number (seat 1 as the first bidder, the dealer's left)"
+    unit = "net score per hand (your side's minus the other side's)"
+    options = ("nil", "bid")
+    searching = (1, 3)
+    default_deals = {"open-hand": 8, "pimc": 120, "heuristic": 40_000}
+
+    def rules(self, rules: dict) -> dict:
+        return dict(rules)
+
+    def predeal(self, hand, upcard):
+        return [f"{self.seat}=" + ",".join(format_card(c) for c in hand)]
+
+    def runs(self, level, predeal, rules, play):
+        if level == "open-hand":
+            return [RunSpec("solve", "solve", {"predeal": predeal, "rules": rules})]
+        return [RunSpec("nil", "simulate", {"what_if": "nil", "predeal": predeal, "rules": rules,
+                                            "policy": list(play)})]
+
+    def rows(self, level, frames: dict) -> pl.LazyFrame:
+        if level == "open-hand":
+            # every deal (the dealer is drawn per deal, SP-3, so the hand sits at every position):
+            # the nil's open-hand value and the side's open-hand tricks, in tricks, not points
+            f = frames["solve"]
+            return pl.concat([
+                f.select("deal", pl.lit("nil").alias("option"), pl.col("dd_nil1").cast(pl.Float64).alias("value"),
+                         (pl.col("dd_nil1") == 0).cast(pl.Float64).alias("win"),
+                         pl.col("dd_nil1").cast(pl.Float64).alias("tricks")),
+                f.select("deal", pl.lit("bid").alias("option"),
+                         (13 - pl.col("dd_tricks")).cast(pl.Float64).alias("value"),
+                         pl.lit(None, pl.Float64).alias("win"),
+                         (13 - pl.col("dd_tricks")).cast(pl.Float64).alias("tricks"))])
+        # the what-if forces the dealer's left, and the dealer is drawn per deal: keep the deals
+        # whose dealer is seat 0 (a quarter of them)
+        f = frames["nil"].filter(pl.col("dealer") == (self.seat - 1) % 4)
+        net = pl.col("score1").cast(pl.Float64) - pl.col("score0").cast(pl.Float64)
+        return f.select("deal", "option", net.alias("value"),
+                        pl.when(pl.col("option") == "nil").then(pl.col("tricks1") == 0)
+                        .otherwise(pl.col("tricks1") >= pl.col("bid1")).cast(pl.Float64).alias("win"),
+                        pl.col("tricks1").cast(pl.Float64).alias("tricks"), pl.col("bid1").alias("bid"))
+
+    def level_unit(self, level):
+        if level == "open-hand":
+            return "open-hand tricks (nil: the fewest tricks you can be held to; bid: your side's tricks)"
+        return self.unit
+
+
+ADVISORS = {"trump-friend": TrumpFriend, "euchre": Euchre, "spades": Spades}
+
+
+# ---------------------------------------------------------------- input
+
+
+@dataclass
+class Request:
+    """A checked ``simcore advise`` call."""
+
+    advisor: object
+    hand: list
+    upcard: int | None
+    levels: tuple
+    deals: dict
+    seed: int
+    rules: dict
+    pimc: str
+    options: tuple
+    out: Path
+
+
+def parse_request(game: str, hand: str, *, upcard=None, levels=None, deals=None, level_deals=None,
+                  seed: int = 0, rules=None, pimc: str = "pimc", options=None, out=None) -> Request:
+    """Check every input before anything runs; SimcoreError (one line) on bad input."""
+    key = str(game).strip().lower().replace("_", "-")
+    if key not in ADVISORS:
+        raise SimcoreError(f"simcore advise answers for {', '.join(ADVISORS)}; not {game!r}")
+    adv = ADVISORS[key]()
+    cards = _hand(adv, hand)
+    up = _upcard(adv, upcard, cards)
+    chosen = _levels(levels)
+    sizes = dict(adv.default_deals)
+    if deals is not None:
+        sizes = {lv: _positive(deals, "--deals") for lv in LEVELS}
+    for lv, n in (level_deals or {}).items():
+        sizes[lv] = _positive(n, f"--{lv}-deals")
+    if not str(pimc).startswith("pimc"):
+        raise SimcoreError(f"--pimc names a search policy such as pimc or pimc:16, not {pimc!r}")
+    wanted = _options(adv, options)
+    rules = adv.rules(dict(rules or {}))
+    from simcore import games
+
+    games.get(adv.game).rules_cls.from_options(rules)  # a bad --rules fails here, before any run
+    digest = hashlib.sha1(repr((key, sorted(cards), up, seed, sorted(rules.items()), pimc)).encode()).hexdigest()[:8]
+    folder = Path(out) if out is not None else Path("data") / f"advise-{key}-{digest}"
+    return Request(adv, cards, up, chosen, {lv: sizes[lv] for lv in chosen}, seed, rules, pimc, wanted, folder)
+
+
+def _hand(adv, text) -> list:
+    if not isinstance(text, str) or not text.strip():
+        raise SimcoreError(f"--hand needs {adv.hand_size} cards, e.g. AS,KS,3H")
+    cards = parse_cards(text)  # malformed cards and a card given twice fail here, one line
+    if len(cards) != adv.hand_size:
+        raise SimcoreError(f"a {adv.game} hand has {adv.hand_size} cards; --hand gives {len(cards)}")
+    if adv.game == "euchre":
+        low = [c for c in cards if c % 13 < 7]
+        if low:
+            raise SimcoreError(f"card {format_card(low[0])} is not in the euchre deck (9 to A)")
+    return sorted(cards)
+
+
+def _upcard(adv, upcard, cards):
+    if adv.game != "euchre":
+        if upcard is not None:
+            raise SimcoreError(f"--upcard is for euchre; {adv.game} has no upcard")
+        return None
+    if upcard is None:
+        raise SimcoreError("euchre needs --upcard CARD (the turned-up card, e.g. JH)")
+    got = parse_cards(upcard)
+    if len(got) != 1:
+        raise SimcoreError(f"--upcard is one card, not {upcard!r}")
+    c = got[0]
+    if c % 13 < 7:
+        raise SimcoreError(f"card {format_card(c)} is not in the euchre deck (9 to A)")
+    if c in cards:
+        raise SimcoreError(f"the upcard {format_card(c)} is also in --hand")
+    return c
+
+
+def _levels(levels) -> tuple:
+    if levels is None:
+        return LEVELS
+    items = levels.split(",") if isinstance(levels, str) else list(levels)
+    chosen = []
+    for item in items:
+        name = LEVEL_ALIASES.get(str(item).strip().lower())
+        if name is None:
+            raise SimcoreError(f"unknown level {item!r}; levels: open-hand (or dd), pimc, heuristic")
+        if name not in chosen:
+            chosen.append(name)
+    if not chosen:
+        raise SimcoreError("--levels names no level")
+    return tuple(lv for lv in LEVELS if lv in chosen)
+
+
+def _positive(n, what) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+        raise SimcoreError(f"{what} must be a positive whole number, not {n!r}")
+    return n
+
+
+def _options(adv, options) -> tuple:
+    if options is None:
+        return adv.options
+    items = options.split(",") if isinstance(options, str) else list(options)
+    for item in items:
+        if item.strip() not in adv.options:
+            raise SimcoreError(f"unknown option {item.strip()!r} for {adv.game}; options: {', '.join(adv.options)}")
+    return tuple(o for o in adv.options if o in {i.strip() for i in items})
+
+
+# ---------------------------------------------------------------- running
+
+
+def advise(game: str, hand: str, *, upcard=None, levels=None, deals=None, level_deals=None, seed: int = 0,
+           rules=None, pimc: str = "pimc", options=None, out=None, threads=None, quiet: bool = True) -> dict:
+    """Run every level's batches (reusing finished ones in ``out``) and write the chart, tables
+    and summary; returns {"files": [...], "verdict": text, "table": DataFrame}."""
+    req = parse_request(game, hand, upcard=upcard, levels=levels, deals=deals, level_deals=level_deals,
+                        seed=seed, rules=rules, pimc=pimc, options=options, out=out)
+    try:
+        (req.out / "runs").mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SimcoreError(f"cannot write to {req.out}: {e.strerror or e}") from None
+    rows, commands = {}, []
+    for level in req.levels:
+        frames, texts = _run_level(req, level, threads, quiet)
+        rows[level] = _collect(req, level, frames)
+        commands += texts
+    return write_report(req, rows, commands)
+
+
+def level_play(req: Request, level: str) -> list:
+    """The play policies of a simulate level: the searching seats pimc, the rest heuristic."""
+    if level == "pimc":
+        return ["heuristic", *(f"{s}={req.pimc}" for s in req.advisor.searching)]
+    return ["heuristic"]
+
+
+def _run_level(req: Request, level: str, threads, quiet: bool):
+    import numba
+
+    from simcore import batch
+
+    adv = req.advisor
+    predeal = adv.predeal(req.hand, req.upcard)
+    n = req.deals[level]
+    frames, texts = {}, []
+    for spec in adv.runs(level, predeal, req.rules, level_play(req, level)):
+        folder = req.out / "runs" / f"{level}-{spec.name}"
+        texts.append(spec.text(adv.game, n, req.seed, folder))
+        # search levels take up to seconds a deal: parts of a tenth of the run (at least one deal
+        # per thread, which the kernels share out) move the progress bar on
+        chunk = 250_000 if level == "heuristic" else max(numba.get_num_threads() if threads is None else threads, n // 10)
+        if not quiet:
+            print(f"simcore advise: {level}: {texts[-1]}", file=sys.stderr)
+        kw = dict(seed=req.seed, out=folder, threads=threads, resume=folder.exists(), quiet=quiet,
+                  chunk_size=chunk, predeal=spec.options["predeal"], rules=spec.options["rules"],
+                  policy=spec.options.get("policy"))
+        if spec.command == "solve":
+            run = batch.solve_deals(adv.game, n, **kw)
+        else:
+            run = batch.simulate(adv.game, n, what_if=spec.options["what_if"], **kw)
+        frames[spec.name] = run.hands()
+    return frames, texts
+
+
+def _collect(req: Request, level: str, frames: dict) -> pl.DataFrame:
+    rows = req.advisor.rows(level, frames)
+    rows = rows.collect() if isinstance(rows, pl.LazyFrame) else rows
+    return rows.filter(pl.col("option").is_in(list(req.options)))
+
+
+def level_unit(adv, level: str) -> str:
+    return adv.level_unit(level) if hasattr(adv, "level_unit") else adv.unit
+
+# ---------------------------------------------------------------- the report
+
+
+def comparable(adv, level: str) -> bool:
+    """Whether every option of the level is measured in the same unit (then paired differences
+    between options mean something)."""
+    return level_unit(adv, level) == adv.unit
+
+
+def option_table(req: Request, rows: dict) -> pl.DataFrame:
+    """Per (level, option): n, mean with its 95% t interval, quantiles, win rate (Wilson) and the
+    paired difference to the level's best option (t on the per-deal differences)."""
+    parts = []
+    for level, r in rows.items():
+        if r.height == 0:
+            continue
+        t = (r.group_by("option").agg(
+            pl.len().alias("n"), pl.col("value").mean().alias("mean"), pl.col("value").std().alias("std"),
+            *[pl.col("value").quantile(q, "nearest").alias(f"q{int(100 * q):02d}") for q in (0.05, 0.25, 0.5, 0.75, 0.95)],
+            pl.col("win").sum().alias("wins"), pl.col("win").count().alias("win_n"),
+            pl.col("tricks").mean().alias("tricks_mean") if "tricks" in r.columns else pl.lit(None, pl.Float64).alias("tricks_mean"),
+            (pl.col("bid").mode().min() if "bid" in r.columns else pl.lit(None, pl.Int8)).alias("bid_mode"))
+            .with_columns(pl.lit(level).alias("level")))
+        low, high = t_interval(t["mean"], t["std"], t["n"])
+        wl, wh = wilson(t["wins"].fill_null(0), t["win_n"])
+        t = t.with_columns(pl.Series("low", low), pl.Series("high", high),
+                           (pl.col("wins") / pl.col("win_n")).alias("win_rate"),
+                           pl.Series("win_low", wl), pl.Series("win_high", wh))
+        parts.append(_paired(req, level, r, t))
+    order = {o: i for i, o in enumerate(req.advisor.options)}
+    table = pl.concat(parts, how="diagonal_relaxed")
+    table = table.with_columns(pl.col("option").replace_strict(order, return_dtype=pl.Int32).alias("_o"),
+                               pl.col("level").replace_strict({lv: i for i, lv in enumerate(LEVELS)},
+                                                              return_dtype=pl.Int32).alias("_l"))
+    columns = ["level", "option", "unit", "n", "mean", "low", "high", "std", "q05", "q25", "q50", "q75", "q95",
+               "best", "vs_best", "vs_best_low", "vs_best_high", "paired_n", "win_rate", "win_low", "win_high",
+               "tricks_mean", "bid_mode"]
+    return table.sort("_l", "_o").select(columns)
+
+
+def _paired(req: Request, level: str, rows: pl.DataFrame, t: pl.DataFrame) -> pl.DataFrame:
+    adv = req.advisor
+    t = t.with_columns(pl.lit(level_unit(adv, level)).alias("unit"))
+    if not comparable(adv, level):
+        return t.with_columns(pl.lit(None, pl.Boolean).alias("best"))
+    best = _ranked(adv, t)["option"][0]
+    base = rows.filter(pl.col("option") == best).select("deal", pl.col("value").alias("_best"))
+    d = (rows.join(base, on="deal").with_columns((pl.col("value") - pl.col("_best")).alias("_d"))
+         .group_by("option").agg(pl.col("_d").mean().alias("vs_best"), pl.col("_d").std().alias("_ds"),
+                                 pl.len().alias("paired_n")))
+    low, high = t_interval(d["vs_best"], d["_ds"].fill_null(0.0), d["paired_n"])
+    d = d.with_columns(pl.Series("vs_best_low", low), pl.Series("vs_best_high", high)).drop("_ds")
+    return t.join(d, on="option", how="left").with_columns((pl.col("option") == best).alias("best"))
+
+
+def _ranked(adv, t: pl.DataFrame) -> pl.DataFrame:
+    """Options by mean, best first; ties in the advisor's order of options (so reruns agree)."""
+    order = {o: i for i, o in enumerate(adv.options)}
+    return t.with_columns(pl.col("option").replace_strict(order, return_dtype=pl.Int32).alias("_rank")) \
+        .sort(["mean", "_rank"], descending=[True, False]).drop("_rank")
+
+
+def verdict(req: Request, table: pl.DataFrame) -> str:
+    """The answer in words, one paragraph per level, and whether the best option holds across levels."""
+    adv = req.advisor
+    lines, bests = [], {}
+    for level in req.levels:
+        g = table.filter(pl.col("level") == level)
+        if g.height == 0:
+            lines.append(f"{level}: no deal answered this decision (see docs/advise.md)")
+            continue
+        n = int(g["n"].max())
+        if not comparable(adv, level):
+            lines.append(f"{level} ({n:,} deals): " + "; ".join(_describe(adv, r) for r in g.iter_rows(named=True)))
+            continue
+        g = _ranked(adv, g)
+        b = g.row(0, named=True)
+        bests[level] = b["option"]
+        worse = [r for r in g.rows(named=True)[1:] if r["vs_best_high"] is not None and r["vs_best_high"] < 0]
+        others = ", ".join(f"{_label(r)} {r['vs_best']:+.2f} [{r['vs_best_low']:+.2f}, {r['vs_best_high']:+.2f}]"
+                           for r in g.rows(named=True)[1:])
+        lines.append(f"{level} ({n:,} deals): best {_label(b)} at {b['mean']:+.2f} [{b['low']:+.2f}, {b['high']:+.2f}] "
+                     f"{adv.unit}" + (f"; the others against it, paired by deal: {others}" if others else "")
+                     + f" ({len(worse)} of {g.height - 1} significantly worse).")
+    if len(bests) > 1:
+        same = len(set(bests.values())) == 1
+        lines.append("Best option by level: " + ", ".join(f"{lv} {o}" for lv, o in bests.items())
+                     + (" — the same at every level." if same else " — the levels disagree."))
+    return "\n".join(lines)
+
+
+def _label(r: dict) -> str:
+    return r["option"] + (f" ({int(r['bid_mode'])})" if r["option"] == "bid" and r.get("bid_mode") is not None else "")
+
+
+def _describe(adv, r: dict) -> str:
+    """One option of a level whose options have their own units (Spades open-hand)."""
+    if r["option"] == "nil":
+        return (f"the nil holds (no trick taken with best play) in {100 * r['win_rate']:.1f}% "
+                f"[{100 * r['win_low']:.1f}, {100 * r['win_high']:.1f}], held to {r['mean']:.2f} "
+                f"[{r['low']:.2f}, {r['high']:.2f}] tricks on average")
+    return f"your side takes {r['mean']:.2f} [{r['low']:.2f}, {r['high']:.2f}] tricks with best play"
+
+
+def chart(req: Request, rows: dict, table: pl.DataFrame, path: Path) -> Path:
+    """Per level: a box per option (quartiles, whiskers 5%-95%) with the mean and its 95%
+    interval, and the distribution of the values of the best options (share of deals)."""
+    import matplotlib.pyplot as plt
+
+    adv = req.advisor
+    levels = [lv for lv in req.levels if rows.get(lv) is not None and rows[lv].height]
+    fig, axes = plt.subplots(max(1, len(levels)), 2, figsize=(15, 4.2 * max(1, len(levels))),
+                             constrained_layout=True, squeeze=False, gridspec_kw={"width_ratios": [3, 2]})
+    for (box, dist), level in zip(axes, levels):
+        g = table.filter(pl.col("level") == level)
+        shown = [o for o in req.options if o in set(g["option"].to_list())]
+        values = [rows[level].filter(pl.col("option") == o)["value"].to_numpy() for o in shown]
+        box.boxplot(values, whis=(5, 95), showfliers=False, widths=0.55,
+                    medianprops={"color": "black"}, boxprops={"color": "#4C72B0"})
+        stats = {r["option"]: r for r in g.iter_rows(named=True)}
+        x = np.arange(1, len(shown) + 1)
+        mean = np.array([stats[o]["mean"] for o in shown])
+        low = np.array([stats[o]["low"] for o in shown], float)
+        high = np.array([stats[o]["high"] for o in shown], float)
+        box.errorbar(x, mean, yerr=[np.nan_to_num(mean - low), np.nan_to_num(high - mean)], fmt="D", color="#C44E52",
+                     capsize=4, label="mean, 95% t interval")
+        box.set_xticks(x, [f"{_label(stats[o])}\nn={stats[o]['n']:,}" for o in shown], fontsize=8)
+        box.axhline(0, color="grey", lw=0.7)
+        box.set_ylabel(_wrap(level_unit(adv, level), 45), fontsize=8)
+        box.set_title(f"{level}: value per option (box: quartiles, whiskers 5–95%)", fontsize=9)
+        box.legend(fontsize=7)
+        top = _ranked(adv, g)["option"].to_list()[:4]
+        _distribution(dist, rows[level], top)
+        dist.set_title(f"{level}: distribution over deals" + (" (the 4 best options by mean)" if len(shown) > 4 else ""),
+                       fontsize=9)
+        dist.set_xlabel(_wrap(level_unit(adv, level), 60), fontsize=8)
+        dist.set_ylabel("share of deals (%)")
+    hand = " ".join(format_card(c) for c in req.hand) + (f"; upcard {format_card(req.upcard)}" if req.upcard is not None else "")
+    fig.suptitle(f"{adv.game}: {adv.decision}\nhand {hand}; seed {req.seed}; rules: "
+                 + ", ".join(f"{k}={v}" for k, v in req.rules.items()), fontsize=10)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _distribution(ax, rows: pl.DataFrame, options: list) -> None:
+    """Share of deals per value, one colour an option: side-by-side bars when the values are few
+    (points and tricks are whole numbers), a step histogram of 20 bins otherwise."""
+    values = rows.filter(pl.col("option").is_in(options))["value"].to_numpy()
+    distinct = np.unique(values)
+    edges = None if distinct.size <= 25 else np.histogram_bin_edges(values, bins=20)
+    step = np.min(np.diff(distinct)) if distinct.size > 1 else 1.0
+    width = 0.8 * step / max(1, len(options))
+    for i, o in enumerate(options):
+        v = rows.filter(pl.col("option") == o)["value"].to_numpy()
+        if edges is None:
+            share = np.array([(v == x).mean() for x in distinct])
+            ax.bar(distinct + (i - (len(options) - 1) / 2) * width, 100 * share, width, label=o)
+        else:
+            counts, _ = np.histogram(v, bins=edges)
+            ax.step(edges[:-1], 100 * counts / max(1, v.size), where="post", label=o)
+    ax.legend(fontsize=7)
+
+
+def _wrap(text: str, width: int) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, width))
+
+
+def write_report(req: Request, rows: dict, commands: list) -> dict:
+    table = option_table(req, rows)
+    words = verdict(req, table)
+    png = chart(req, rows, table, req.out / f"{NAME}.png")
+    csv = req.out / f"{NAME}.csv"
+    common.write_table(table, req.out, NAME)
+    md = req.out / f"{NAME}.md"
+    adv = req.advisor
+    sizes = ", ".join(f"{lv} {n:,} deals" for lv, n in req.deals.items())
+    md.write_text(
+        f"### {adv.game}: {adv.decision}\n\n![advise]({png.name})\n\n" + words.replace("\n", "\n\n") + "\n\n"
+        f"- Hand: {' '.join(format_card(c) for c in req.hand)}"
+        + (f"; upcard {format_card(req.upcard)}" if req.upcard is not None else "") + "\n"
+        f"- Sample: {sizes} (seed {req.seed}); rows per level and option in `{csv.name}`\n"
+        f"- Levels: open-hand = `simcore solve` (every card seen, best play: an upper bound); pimc = seats "
+        f"{', '.join(map(str, adv.searching))} play `{req.pimc}`, the others heuristic; heuristic = every seat heuristic\n"
+        f"- Method: docs/advise.md; means with 95% t intervals, differences paired by deal, rates with Wilson intervals\n"
+        f"- Runs:\n" + "".join(f"  - `{c}`\n" for c in commands))
+    return {"files": [png, csv, md], "verdict": words, "table": table}

@@ -1,0 +1,194 @@
+"""The open-hand analyses ``trump-friend-dd`` and ``spades-dd-bids`` against plain-Python oracles.
+
+Full-deal Trump Friend and Spades solves take seconds to minutes each (docs/solving.md), far too
+slow for the suite, so the solve tables here are real deals (``simcore simulate``: hands,
+kitty, declarer, dealer, friend cards) with open-hand values drawn at random: the tests check
+the analyses' arithmetic (features, scoring TF-11 .. TF-13, pairing, best calls, joins), not
+the solver, which tests/test_solve_*.py check against exhaustive minimax.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+
+import simcore
+from analyses import run_analysis
+from simcore.cli import main
+from simcore.errors import SimcoreError
+
+TF_STRENGTH = [12, 13] + list(range(1, 12))  # TF-3 strength of public ranks 2, 3, 4 ... A
+
+
+def _solve_folder(path, game, frame, manifest):
+    (path / "hands").mkdir(parents=True)
+    frame.write_parquet(path / "hands" / "part-00000.parquet")
+    (path / "manifest.json").write_text(json.dumps({**manifest, "command": "solve", "finished": True,
+                                                    "omniscient": ["open-hand"]}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def tf_solve(tmp_path_factory):
+    """300 Trump Friend deals (random declarer) with random DD values and the friend cards the
+    `highest` policy names for each call."""
+    rules = {"first_declarer": "random"}
+    calls = simcore.simulate("trump-friend", 300, seed=5, what_if="trump", rules=rules).hands().collect()
+    deals = calls.gather_every(5)
+    friend = calls["friend_card"].to_numpy().reshape(-1, 5)
+    rng = np.random.default_rng(1)
+    kitty_points = np.array([_points(int(k)) for k in deals["kitty"]])
+    cols = {}
+    for t in range(5):
+        d = rng.integers(0, 21 - kitty_points)
+        cols[f"dd_friend{t}"] = friend[:, t].astype(np.int8)
+        cols[f"dd_points{t}"] = d.astype(np.int8)
+        cols[f"dd_solo{t}"] = (d * rng.random(d.size)).astype(np.int8)
+    frame = deals.select("seed", "deal", *(f"hand{s}" for s in range(5)), "declarer", "kitty").with_columns(
+        *(pl.Series(k, v) for k, v in cols.items()))
+    manifest = {"game": "trump-friend", "mode": "hands", "seed": 5, "deals": 300,
+                "rules": {"losing_line": 100, "first_declarer": "random"}, "policies": {"friend": "highest"}}
+    return _solve_folder(tmp_path_factory.mktemp("tfdd") / "run", "trump-friend", frame, manifest)
+
+
+def _points(mask: int) -> int:
+    return sum(2 if c % 13 == 12 else 1 if c % 13 in (9, 10, 11) else 0 for c in range(52) if mask >> c & 1)
+
+
+def _oracle_tf(frame: pl.DataFrame):
+    """Per deal, by the rules: the longest suit (length, then TF-3 rank total, then the lower
+    suit, TF-5.1 as the `longest` policy), margins D - O, and the relative scores."""
+    out = []
+    for r in frame.iter_rows(named=True):
+        hand = r[f"hand{r['declarer']}"]
+        cards = [c for c in range(52) if hand >> c & 1]
+        key = [(sum(1 for c in cards if c // 13 == s), sum(TF_STRENGTH[c % 13] for c in cards if c // 13 == s), -s)
+               for s in range(4)]
+        longest = max(range(4), key=lambda s: key[s])
+        in_play = 20 - _points(r["kitty"])
+        margin = [2 * r[f"dd_points{t}"] - in_play for t in range(5)]
+        solo = [2 * r[f"dd_solo{t}"] - in_play for t in range(5)]
+        held = r["kitty"] | hand
+        rel = []
+        for t in range(5):
+            f = r[f"dd_friend{t}"]
+            alone = f < 0 or held >> f & 1
+            rel.append(margin[t] if alone else 0.75 * margin[t])
+        solo_rel = [m + r[f"dd_solo{t}"] if m > 0 else m for t, m in enumerate(solo)]  # 2D - O on a win (TF-13)
+        best = [t for t in range(5) if margin[t] == max(margin)]
+        kinds = ["no trump" if t == 4 else "a longest suit" if key[t][0] == key[longest][0] else "another suit"
+                 for t in best]
+        out.append({"nt_change": margin[4] - margin[longest], "friend_change": solo_rel[longest] - rel[longest],
+                    "best_nt": kinds.count("no trump") / len(kinds), "longest_length": key[longest][0],
+                    "margins": margin, "length": [key[t][0] for t in range(4)]})
+    return out
+
+
+def test_trump_friend_dd_matches_oracle(tf_solve, tmp_path):
+    written = run_analysis("trump-friend-dd", tf_solve, tmp_path)
+    assert {p.name for p in written} >= {"trump_friend_dd.png", "trump_friend_dd.csv", "trump_friend_dd_best.csv",
+                                         "trump_friend_dd_notrump.csv", "trump_friend_dd_friend.csv",
+                                         "trump_friend_dd.md"}
+    frame = pl.read_parquet(tf_solve / "hands" / "*.parquet")
+    oracle = _oracle_tf(frame)
+    nt = pl.read_csv(tmp_path / "trump_friend_dd_notrump.csv")
+    every = nt.filter(pl.col("feature") == "all").row(0, named=True)
+    assert every["n"] == 300
+    assert every["nt_change"] == pytest.approx(np.mean([o["nt_change"] for o in oracle]))
+    assert every["nt_change_std"] == pytest.approx(np.std([o["nt_change"] for o in oracle], ddof=1))
+    five = nt.filter((pl.col("feature") == "longest_length") & (pl.col("value") == 5)).row(0, named=True)
+    assert five["nt_change"] == pytest.approx(np.mean([o["nt_change"] for o in oracle if o["longest_length"] == 5]))
+    friend = pl.read_csv(tmp_path / "trump_friend_dd_friend.csv").filter(pl.col("feature") == "all").row(0, named=True)
+    assert friend["friend_change"] == pytest.approx(np.mean([o["friend_change"] for o in oracle]))
+    best = pl.read_csv(tmp_path / "trump_friend_dd_best.csv")
+    assert (best["best_no_trump"] * best["n"]).sum() == pytest.approx(sum(o["best_nt"] for o in oracle))
+    assert best["n"].sum() == 300
+    by_call = pl.read_csv(tmp_path / "trump_friend_dd.csv")
+    g = by_call.filter((pl.col("friend") == "highest-trump friend") & (pl.col("kind") == "no trump")
+                       & (pl.col("length") == 4)).row(0, named=True)
+    want = [o["margins"][4] for o in oracle if o["longest_length"] == 4]
+    assert g["n"] == len(want) and g["margin"] == pytest.approx(np.mean(want))
+    assert g["successes"] == sum(m > 0 for m in want)
+    md = (tmp_path / "trump_friend_dd.md").read_text()
+    assert "300 deals" in md and "simcore analyze trump-friend-dd" in md
+
+
+def test_relative_score_matches_the_engine_scoring():
+    """TF-12/TF-13 as the analysis writes them (from D and the kitty) against the engine's own
+    score changes, on played rounds with and without a friend."""
+    import analyses.trump_friend_dd as tfdd
+
+    for friend in ("highest", "none"):
+        rows = simcore.simulate("trump-friend", 400, seed=2, policy=[f"friend={friend}"]).hands().collect()
+        d = pl.col("declarer_team_points").cast(pl.Int16)
+        in_play = 20 - tfdd.card_points(pl.col("kitty"))
+        if friend == "none":
+            ours = tfdd.relative_score(d, in_play, "none")
+        else:
+            alone = (pl.col("friend_seat") < 0) | (pl.col("friend_seat") == 0)
+            ours = pl.when(alone).then(tfdd.relative_score(d, in_play, "alone")).otherwise(
+                tfdd.relative_score(d, in_play, "player"))
+        engine = pl.col("delta0").cast(pl.Float64) - sum(pl.col(f"delta{s}").cast(pl.Float64) for s in range(1, 5)) / 4
+        got = rows.select(ours.alias("ours"), engine.alias("engine"))
+        assert got["ours"].to_list() == pytest.approx(got["engine"].to_list())
+
+
+@pytest.fixture(scope="module")
+def spades_runs(tmp_path_factory):
+    """A folder with a spades simulate run and a solve table of the same deals (random DD values)."""
+    root = tmp_path_factory.mktemp("spdd")
+    play = simcore.simulate("spades", 400, seed=7, out=root / "play")
+    deals = play.hands().collect()
+    rng = np.random.default_rng(2)
+    frame = deals.select("seed", "deal", *(pl.col(f"dealt{s}").alias(f"hand{s}") for s in range(4)), "dealer").with_columns(
+        pl.Series("dd_tricks", rng.integers(0, 14, deals.height).astype(np.int8)),
+        *(pl.Series(f"dd_nil{s}", np.maximum(rng.integers(-3, 4, deals.height), 0).astype(np.int8)) for s in range(4)))
+    m = json.loads((root / "play" / "manifest.json").read_text())
+    _solve_folder(root / "solve", "spades", frame, {k: m[k] for k in ("game", "mode", "seed", "deals", "rules",
+                                                                        "predeal", "conditions")} | {"policies": {}})
+    return root
+
+
+def test_spades_dd_bids_matches_oracle(spades_runs, tmp_path):
+    run_analysis("spades-dd-bids", spades_runs, tmp_path)
+    solve = pl.read_parquet(spades_runs / "solve" / "hands" / "*.parquet")
+    play = pl.read_parquet(spades_runs / "play" / "hands" / "*.parquet")
+    nil = pl.read_csv(tmp_path / "spades_dd_bids_nil.csv")
+    spade_count = {}
+    for r in solve.iter_rows(named=True):
+        for s in range(4):
+            k = bin(r[f"hand{s}"] >> 39 & 0x1FFF).count("1")
+            n, ok = spade_count.get(k, (0, 0))
+            spade_count[k] = (n + 1, ok + (r[f"dd_nil{s}"] == 0))
+    for k, (n, ok) in spade_count.items():
+        row = nil.filter((pl.col("feature") == "spades") & (pl.col("value") == k)).row(0, named=True)
+        assert (row["n"], row["successes"]) == (n, ok)
+    assert nil.filter(pl.col("feature") == "all")["n"].item() == 1600
+    by_bid = pl.read_csv(tmp_path / "spades_dd_bids_by_bid.csv")
+    rows = []
+    for p, s in zip(play.iter_rows(named=True), solve.iter_rows(named=True)):
+        for side in (0, 1):
+            if p[f"bid{side}"] > 0 and p[f"bid{side + 2}"] > 0 and not p[f"blind{side}"] and not p[f"blind{side + 2}"]:
+                dd = s["dd_tricks"] if side == 0 else 13 - s["dd_tricks"]
+                rows.append((p[f"bid{side}"] + p[f"bid{side + 2}"], dd, p[f"tricks{side}"] + p[f"tricks{side + 2}"]))
+    assert by_bid["n"].sum() == len(rows)
+    c = max(set(r[0] for r in rows), key=lambda b: sum(r[0] == b for r in rows))
+    row = by_bid.filter(pl.col("contract") == c).row(0, named=True)
+    mine = [r for r in rows if r[0] == c]
+    assert row["n"] == len(mine)
+    assert row["dd_tricks"] == pytest.approx(np.mean([r[1] for r in mine]))
+    assert row["real_tricks"] == pytest.approx(np.mean([r[2] for r in mine]))
+    assert row["successes"] == sum(r[1] >= c for r in mine)
+
+
+def test_spades_dd_bids_solve_alone_and_refusals(spades_runs, tmp_path, capsys):
+    written = run_analysis("spades-dd-bids", spades_runs / "solve", tmp_path)
+    assert not (tmp_path / "spades_dd_bids_by_bid.csv").exists() and len(written) == 4
+    assert main(["analyze", "spades-dd-bids", "--data", str(spades_runs / "play"), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "simcore solve spades" in err
+    with pytest.raises(SimcoreError, match="trump-friend"):
+        run_analysis("trump-friend-dd", spades_runs / "solve", tmp_path / "y")
