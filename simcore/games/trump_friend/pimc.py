@@ -96,7 +96,8 @@ NOTES = (
     f"it holds {EXACT_CARDS} cards or fewer, heuristic rollouts before); as declarer it calls "
     f"trump and friend itself, over {CALL_FACTOR}*W deals (the trump=/friend= policies apply "
     "to the other seats; the manifest's policies.own_calls lists such seats)",
-    f"trump=pimc, friend=pimc (pimc:W; default {CALL_WORLDS} worlds): every other declarer "
+    f"trump=pimc, friend=pimc (pimc:W; default {CALL_WORLDS} worlds): a declarer that is not a "
+    "searching seat "
     f"scores each call (5 trumps; no friend or one of the {FRIEND_DEPTH} strongest cards not "
     "held per suit) "
     "by its score change over W deals of the 42 cards it cannot see, each round played out "
