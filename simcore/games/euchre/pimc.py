@@ -284,6 +284,52 @@ def _n_worlds(policy):
     return 1 if policy == DD else policy - PIMC
 
 
+# ---------------------------------------------------------------- stopping when decided
+# A decision compares totals over the worlds.  Once the worlds still to come cannot change
+# its answer (each world adds to every option a value within the hand's range of net points,
+# so no two options' totals can move apart or together by more than that range a world), the
+# remaining worlds are skipped: the answer is the one the full loop gives, only sooner.
+
+
+@nb.njit(cache=True)
+def net_bounds(seat, maker, alone_maker, alone_defender):
+    """(lowest, highest) ``net_points`` over the makers' 0 ... 5 tricks, with 0 (a pass)."""
+    lo, hi = 0, 0
+    for t in range(6):
+        v = net_points(t, seat, maker, alone_maker, alone_defender)
+        lo = min(lo, v)
+        hi = max(hi, v)
+    return lo, hi
+
+
+@nb.njit(cache=True)
+def net_span(seat, maker, alone_maker, alone_defender):
+    lo, hi = net_bounds(seat, maker, alone_maker, alone_defender)
+    return hi - lo
+
+
+@nb.njit(cache=True)
+def best_is_settled(sums, first, n, margin):
+    """Is ``sums[first .. first+n-1]``'s best (ties to the lowest index) beyond reach: ahead
+    of every other option by more than ``margin`` (by ``margin`` of one above it)?"""
+    b = first
+    for j in range(first + 1, first + n):
+        if sums[j] > sums[b]:
+            b = j
+    for j in range(first, first + n):
+        if j < b and sums[b] - sums[j] <= margin or j > b and sums[b] - sums[j] < margin:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def comparison_settled(a, b, margin, strict):
+    """Is ``a > b`` (``strict``) or ``a >= b`` decided whatever ``margin`` adds to either?"""
+    if strict:
+        return a - b > margin or b - a >= margin
+    return a - b >= margin or b - a > margin
+
+
 # ---------------------------------------------------------------- play
 
 
@@ -307,8 +353,11 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
         trick[i] = lowest_bit(_public(bit(view[V_TRICK_CARDS + i]), trump))
     won = view[V_TRICKS] + view[V_TRICKS + 2]
     alone = alone_m if alone_m >= 0 else alone_d
+    span = net_span(seat, view[V_MAKER], alone_m, alone_d)
+    n_legal = popcount(legal)
     sums[:] = 0
-    for _ in range(_n_worlds(policy)):
+    worlds = _n_worlds(policy)
+    for w in range(worlds):
         _world(ctx, omniscient, trump, view[V_ACTIVE])
         k = solver.solve_moves(pub, view[V_LEADER], trick, n, trump, alone, tab, cards_out,
                                values_out)
@@ -316,6 +365,8 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
             c = _to_trump_card(cards_out[i], trump)
             j = popcount(legal & (bit(c) - np.uint64(1)))
             sums[j] += net_points(won + values_out[i], seat, view[V_MAKER], alone_m, alone_d)
+        if best_is_settled(sums, 0, n_legal, span * (worlds - 1 - w)):
+            break
     return _best_card(legal, sums)
 
 
@@ -338,9 +389,11 @@ def _best_card(cards, sums):
 
 
 @nb.njit(cache=True)
-def _after_pass(pub, seat, dealer, upcard, banned, round_one, tab):
+def _after_pass(pub, seat, dealer, upcard, banned, round_one, tab, ordered):
     """Net points for ``seat`` in world ``pub`` if it passes now and the bidding goes on as
-    the heuristic bids (every seat, its own later turn included); 0 if thrown in."""
+    the heuristic bids (every seat, its own later turn included); 0 if thrown in.
+    ``ordered``: the solved value of the upcard ordered up in this world (-1: not solved
+    yet), which does not depend on who orders it."""
     turn = (seat - dealer - 1) % 4 + 1  # seat = (dealer + turn) % 4, turn 1 .. 4
     first2 = turn + 1
     if round_one:
@@ -348,7 +401,8 @@ def _after_pass(pub, seat, dealer, upcard, banned, round_one, tab):
             s = (dealer + i) % 4
             if policies.round_one_strength(s, dealer, public_to_base(pub[s]), upcard) >= \
                     policies.ORDER_UP_THRESHOLD:
-                v = solver._table_entry(pub, dealer, upcard + 7, upcard // 13, -1, tab)
+                v = ordered if ordered >= 0 else solver._table_entry(
+                    pub, dealer, upcard + 7, upcard // 13, -1, tab)
                 return net_points(v, seat, s, -1, -1)
         first2 = 1
     for i in range(first2, 5):
@@ -372,28 +426,38 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
     trump = upcard // 13
     up_public = upcard + 7
     six = hand | bit(upcard)
+    n_opts = popcount(hand) if seat == dealer else 1
+    span = net_span(seat, seat, -1, -1)
     sums[:] = 0
-    for _ in range(_n_worlds(policy)):
+    worlds = _n_worlds(policy)
+    for w in range(worlds):
         _world(ctx, omniscient, -1, 15)
-        sums[PASS] += _after_pass(pub, seat, dealer, upcard, trump, True, tab)
         if seat != dealer:
             v = solver._table_entry(pub, dealer, up_public, trump, -1, tab)
             sums[0] += net_points(v, seat, seat, -1, -1)
-            continue
-        m = hand  # the dealer itself: each discard of the six (never the upcard)
-        j = 0
-        while m:
-            c = lowest_bit(m)
-            m &= m - np.uint64(1)
-            pub[dealer] = base_to_public(six & ~bit(c))
-            v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
-            sums[j] += net_points(v, seat, seat, -1, -1)
-            j += 1
+            sums[PASS] += _after_pass(pub, seat, dealer, upcard, trump, True, tab, v)
+        else:  # (no seat bids after the dealer in round one)
+            sums[PASS] += _after_pass(pub, seat, dealer, upcard, trump, True, tab, -1)
+            m = hand  # the dealer itself: each discard of the six (never the upcard)
+            j = 0
+            while m:
+                c = lowest_bit(m)
+                m &= m - np.uint64(1)
+                pub[dealer] = base_to_public(six & ~bit(c))
+                v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
+                sums[j] += net_points(v, seat, seat, -1, -1)
+                j += 1
+        if comparison_settled(_max_of(sums, n_opts), sums[PASS], span * (worlds - 1 - w), True):
+            break
+    return _max_of(sums, n_opts) > sums[PASS]
+
+
+@nb.njit(cache=True)
+def _max_of(sums, n):
     best = sums[0]
-    if seat == dealer:
-        for j in range(1, popcount(hand)):
-            best = max(best, sums[j])
-    return best > sums[PASS]
+    for j in range(1, n):
+        best = max(best, sums[j])
+    return best
 
 
 @nb.njit(cache=True)
@@ -412,7 +476,7 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     for _ in range(_n_worlds(policy)):
         _world(ctx, omniscient, -1, 15)
         if not stuck:
-            sums[PASS] += _after_pass(pub, seat, dealer, 0, banned, False, tab)
+            sums[PASS] += _after_pass(pub, seat, dealer, 0, banned, False, tab, -1)
         for t in range(4):
             if t != banned:
                 v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, t, -1, tab)
@@ -425,10 +489,11 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
 
 
 @nb.njit(cache=True)
-def _dealer_sums(policy, hand, upcard, trump, st, view, ctx):
+def _dealer_sums(policy, hand, upcard, trump, st, view, ctx, for_discard):
     """The dealer's options on the same worlds: sums[0] leaving the upcard, sums[1 + j]
     discarding the j-th lowest card of ``hand`` (the five, upcard kept).  False if the
-    sampler could not."""
+    sampler could not.  The worlds stop once the answer is settled: the best discard
+    (``for_discard``), else whether to pick up."""
     dealer = view[V_DEALER]
     omniscient = policy == DD
     unseen = play_facts(dealer, hand, view, False, -1, ctx[2], ctx[3])
@@ -439,12 +504,16 @@ def _dealer_sums(policy, hand, upcard, trump, st, view, ctx):
     maker = view[V_MAKER]
     leader = (dealer + 1) % 4
     six = hand | bit(upcard)
+    n = popcount(hand)
+    span = net_span(dealer, maker, -1, -1)
     sums[:] = 0
-    for _ in range(_n_worlds(policy)):
+    worlds = _n_worlds(policy)
+    for w in range(worlds):
         _world(ctx, omniscient, trump, 15)
-        pub[dealer] = _public(hand, trump)
-        v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, -1, tab)
-        sums[0] += net_points(v, dealer, maker, -1, -1)
+        if not for_discard:  # leaving the card: only the pick-up question asks
+            pub[dealer] = _public(hand, trump)
+            v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, -1, tab)
+            sums[0] += net_points(v, dealer, maker, -1, -1)
         m = hand
         j = 1
         while m:
@@ -454,19 +523,20 @@ def _dealer_sums(policy, hand, upcard, trump, st, view, ctx):
             v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, -1, tab)
             sums[j] += net_points(v, dealer, maker, -1, -1)
             j += 1
+        margin = span * (worlds - 1 - w)
+        if best_is_settled(sums, 1, n, margin) if for_discard else comparison_settled(
+                _max_of(sums[1:], n), sums[0], margin, False):
+            break
     return True
 
 
 @nb.njit(cache=True)
 def search_pickup(policy, hand, upcard, trump, st, view, ctx):
     """EU-8: pick up iff the best discard does at least as well as leaving the card."""
-    if not _dealer_sums(policy, hand, upcard, trump, st, view, ctx):
+    if not _dealer_sums(policy, hand, upcard, trump, st, view, ctx, False):
         return policies.pickup(policies.HEURISTIC, hand, upcard, trump, st, view, ctx)
     sums = ctx[5]
-    best = sums[1]
-    for j in range(2, popcount(hand) + 1):
-        best = max(best, sums[j])
-    return best >= sums[0]
+    return _max_of(sums[1:], popcount(hand)) >= sums[0]
 
 
 @nb.njit(cache=True)
@@ -474,7 +544,7 @@ def search_discard(policy, six, upcard, trump, st, view, ctx):
     """EU-8: the discard (never the upcard) with the best sum, ties to the lowest card;
     remembered for the dealer's worlds in play."""
     hand = six & ~bit(upcard)
-    if _dealer_sums(policy, hand, upcard, trump, st, view, ctx):
+    if _dealer_sums(policy, hand, upcard, trump, st, view, ctx, True):
         d = _best_card(hand, ctx[5][1:])
     else:
         d = policies.best_discard(six, upcard, trump)
@@ -502,14 +572,20 @@ def search_go_alone(policy, seat, hand, view, st, ctx):
     lone_m = seat if makers_side else -1
     lone_d = -1 if makers_side else seat
     leader = engine.first_leader(dealer, lone_m, lone_d)
+    lo, hi = net_bounds(seat, maker, -1, -1)
+    lo_alone, hi_alone = net_bounds(seat, maker, lone_m, lone_d)
+    span = max(hi, hi_alone) - min(lo, lo_alone)  # both options' values lie within
     sums[:] = 0
-    for _ in range(_n_worlds(policy)):
+    worlds = _n_worlds(policy)
+    for w in range(worlds):
         _world(ctx, omniscient, trump, 15)
         v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
         sums[0] += net_points(v, seat, maker, -1, -1)
         pub[seat ^ 2] = 0
         v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, seat, tab)
         sums[1] += net_points(v, seat, maker, lone_m, lone_d)
+        if comparison_settled(sums[1], sums[0], span * (worlds - 1 - w), True):
+            break
     return sums[1] > sums[0]
 
 
