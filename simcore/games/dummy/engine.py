@@ -358,7 +358,8 @@ def _ask(kind, p, policies, hands, view, acts, n, pst, log, info, script):
             info[R_SCRIPT] = k
     else:
         view[V_SEAT] = p
-        i = play(policies[p], kind, p, hands[p], view, acts, n, pst)
+        # kind as a run-time int64: one compile of the dispatcher, not one per kind literal
+        i = play(policies[p], np.int64(kind), p, hands[p], view, acts, n, pst)
         if i < 0 or i >= n:
             return np.int64(-9)
     a = acts[i]
@@ -507,7 +508,7 @@ def _acquire(p, final, cfg, policies, hands, deck, melds, pile, pile_from, acts,
     if final and n == 1:
         return np.int64(NO_TAKE), _ZERO, np.int64(-1)
     info[R_TURNS] += 1
-    a = _ask(K_ACQUIRE, p, policies, hands, view, acts, n, pst, log, info, script)
+    a = _ask(np.int64(K_ACQUIRE), p, policies, hands, view, acts, n, pst, log, info, script)
     if a == DRAW:
         hands[p] |= bit(deck[ds[D_NXT]])
         ds[D_NXT] += 1
@@ -578,7 +579,7 @@ def _meld_and_lay_off(p, dark_ok, final, cfg, policies, hands, melds, acts, mbuf
                        cfg[C_DARK_LAYOFFS] != 0, qka, acts, mbuf, chains, lens, ks)
         if n == 0 or (n == 1 and acts[0] == STOP):
             return True
-        a = _ask(K_PLAY, p, policies, hands, view, acts, n, pst, log, info, script)
+        a = _ask(np.int64(K_PLAY), p, policies, hands, view, acts, n, pst, log, info, script)
         if a == ILLEGAL:
             return False
         if a == STOP:
@@ -627,7 +628,7 @@ def _discard(p, taken, cfg, policies, hands, melds, pile, pile_from, acts, feeds
         o &= o - _ONE
         n += 1
     view[V_COUNT0 + p] = popcount(h)
-    c = _ask(K_DISCARD, p, policies, hands, view, acts, n, pst, log, info, script)
+    c = _ask(np.int64(K_DISCARD), p, policies, hands, view, acts, n, pst, log, info, script)
     if c == ILLEGAL:
         return False
     _discard_penalties(p, c, cfg, melds, feeds, view, seat_res, ds)
@@ -870,7 +871,9 @@ def hands_kernel(seed, start, out, dealt_out, seat_out, cfg, policies, bad):
     """Deal rows ``start ..`` in parallel blocks (each deal: random dealer, direction +1, the
     seat after the dealer starts).  ``bad[b, 0]`` counts illegal policy answers."""
     for b in nb.prange(bad.shape[0]):
-        _hands_block(seed, start, out, dealt_out, seat_out, cfg, policies, bad, b)
+        # np.int64(b): the prange index's type differs between Numba's passes over the loop,
+        # and the block would otherwise be compiled twice
+        _hands_block(seed, start, out, dealt_out, seat_out, cfg, policies, bad, np.int64(b))
 
 
 def games_block(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out, offsets,
@@ -969,7 +972,7 @@ def games_kernel(seed, start, games, game_scores, out, dealt_out, seat_out, tota
     """Whole matches (DM-5, DM-27 ... DM-29) in parallel blocks; see ``games_block``."""
     for b in nb.prange(bad.shape[0]):
         _games_block(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out,
-                     offsets, record, cfg, policies, bad, b)
+                     offsets, record, cfg, policies, bad, np.int64(b))  # see hands_kernel
 
 
 @nb.njit(cache=True)

@@ -155,6 +155,9 @@ def _check(bad: np.ndarray):
         )
 
 
+_NO_TOTALS = np.zeros((2, 2), np.int16).T
+
+
 def _row_arrays(rows: int, game_mode: bool, log_plays: bool):
     """The kernel's hand-row outputs (wide, small, totals, plays, winners): each column array
     is a (rows, k) view of a (k, rows) array, so the kernel indexes it by row and every column
@@ -221,7 +224,9 @@ def _hands(seed, start, count, rules, choice, log_plays, deal_filter, what_if, o
     first, *opts = _common(rules, choice, what_if, option)
     attempts = _attempts(count, deal_filter)
     capped = np.zeros(1, np.int64)
-    kernel(True, np.uint64(seed), np.int64(start), *unused, wide, small, totals,
+    # hands mode writes no totals: the kernel gets a (2, 2) F-ordered stand-in so that both
+    # modes share one compiled layout (a zero-column view would count as C-contiguous)
+    kernel(True, np.uint64(seed), np.int64(start), *unused, wide, small, _NO_TOTALS,
            np.zeros(0, np.int64), False, first, np.int64(rules.target), *opts, plays, winners,
            *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped, bad)
     dealing.check_capped(capped)
@@ -262,7 +267,9 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         _check(bad)
         return arrays
 
-    play(blocks, np.zeros(count, np.int64), False, False)
+    # at least two scratch rows: a one-row (k, 1) view is C- as well as F-contiguous, and
+    # Numba would compile the kernel a second time for that layout
+    play(max(blocks, 2), np.zeros(count, np.int64), False, False)
     if (games["winner"] < 0).any():
         raise SimcoreError("a euchre game did not reach the target in 65535 hands: with these "
                            "bidding policies (e.g. order_up=never name_trump=never) nobody scores")

@@ -517,7 +517,7 @@ def play_preset(deck, dealer, cfg, policies, seed):
     scratch = np.empty((ARRANGEMENTS, MAX_MELDS), np.uint64)
     res = np.zeros(16, np.int64)
     ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
-                   dealer, cfg, policies, res, True)
+                   dealer, cfg, policies, res, np.bool_(True))  # not a literal: one compile
     return ok, res, hands, pile[1]
 
 

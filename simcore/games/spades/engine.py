@@ -573,7 +573,9 @@ def games_kernel(seed, start, games, game_values, wide, small, side16, total, of
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         lo, hi = block_range(b, n, n_blocks)
-        bad[b] = games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
+        # np.int64(b): the prange index is unsigned here and signed in the search kernels,
+        # and games_block would otherwise be compiled once for each
+        bad[b] = games_block(seed, start, lo, hi, np.int64(b), games, game_values, wide, small, side16,
                              total, offsets, record, rules, bid_policies, modes, policies,
                              all_random, plays, winners, fixed, conds, weights, attempts, capped)
 
