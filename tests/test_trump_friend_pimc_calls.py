@@ -160,13 +160,18 @@ def test_a_searching_declarer_calls_itself_and_the_others_follow_the_call_polici
         assert mixed.filter(own)[column].equals(calls.filter(own)[column])
 
 
-def test_what_if_runs_force_a_searching_declarers_call():
-    everyone = ["pimc:1"]
-    rows = run(everyone, count=2, what_if="trump")
-    assert rows["trump"].to_list() == [0, 1, 2, 3, 4] * 2
-    rows = run(everyone, count=3, what_if="friend")
+def test_in_what_if_runs_a_searching_declarer_takes_the_experiments_calls():
+    """The forced call, and the run's policy for the other (what simcore advise relies on)."""
+    rows = run(["pimc:1", "friend=none"], count=2, what_if="trump")
+    assert rows["trump"].to_list() == [0, 1, 2, 3, 4] * 2 and (rows["friend_card"] == -1).all()
+    plain = run(["heuristic"], count=3, what_if="friend")
+    rows = run(["pimc:1"], count=3, what_if="friend")
+    for column in ("trump", "friend_card"):
+        assert rows[column].equals(plain[column])
     assert (rows.filter(rows["option"] == "none")["friend_card"] == -1).all()
-    assert (rows.filter(rows["option"] == "highest")["friend_card"] >= 0).all()
+    searched = run(["pimc:1", "friend=pimc:2"], count=2, what_if="trump")
+    calls = run(["friend=pimc:2"], count=2, what_if="trump")  # the friend searched per trump
+    assert searched["friend_card"].equals(calls["friend_card"])
 
 
 def test_names_describe_and_manifest(tmp_path, capsys):

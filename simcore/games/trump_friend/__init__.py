@@ -120,9 +120,9 @@ WHAT_IF = {
 }
 WHAT_IF_DOC = {
     "trump": "the declarer calls each of the five trumps (TF-5.1); the friend call follows the "
-             "run's friend policy for that trump (a searching declarer's: its own search)",
+             "run's friend policy for that trump (a searching declarer's too)",
     "friend": "the declarer calls the highest trump not held (TF-5.2) or no friend (TF-5.3); "
-              "the trump: the run's trump policy (a searching declarer's: its own search)",
+              "the trump: the run's trump policy (a searching declarer's too)",
 }
 
 

@@ -95,7 +95,8 @@ NOTES = (
     f"scored by its score change over W deals of the unseen cards (exact open-hand solves once "
     f"it holds {EXACT_CARDS} cards or fewer, heuristic rollouts before); as declarer it calls "
     f"trump and friend itself, over {CALL_FACTOR}*W deals (the trump=/friend= policies apply "
-    "to the other seats; the manifest's policies.own_calls lists such seats)",
+    "to the other seats, and to it in what-if runs; the manifest's policies.own_calls lists "
+    "such seats)",
     f"trump=pimc, friend=pimc (pimc:W; default {CALL_WORLDS} worlds): a declarer that is not a "
     "searching seat "
     f"scores each call (5 trumps; no friend or one of the {FRIEND_DEPTH} strongest cards not "
@@ -461,7 +462,7 @@ def _call_rollout(ctx, declarer, trump, friend):
 @nb.njit(cache=True)
 def call_table(trump_policy, friend_policy, seat, hand, st, ctx):
     """Score every candidate call (``_call_candidates``) over the worlds of ``call_world``
-    (``dd``: the true deal): ``ctx[C_CALLS]`` gets each call's total score change for the
+    (``dd``: the true deal; the trump's W when both calls search): ``ctx[C_CALLS]`` gets each call's total score change for the
     declarer ``seat`` and the other seats' total loss.  Returns the number of trump
     candidates."""
     nt = _call_candidates(trump_policy, friend_policy, hand, st, ctx)
@@ -517,19 +518,18 @@ def call_policy(seat_policy):
 
 @nb.njit(inline="always", cache=True)
 def declare(trump_policy, friend_policy, seat_policies, declarer, hand, st, ctx):
-    """A searching declarer (``pimc``/``dd`` seat) makes both calls itself unless a what-if
-    run forces one; ``trump=pimc`` / ``friend=pimc`` search for every other declarer."""
-    if seat_policies[declarer] >= DD:
-        own = call_policy(seat_policies[declarer])
-        if not policies.FORCED_TRUMP <= trump_policy < DD:
-            trump_policy = own
-        if not policies.FORCED_FRIEND <= friend_policy < DD:
-            friend_policy = own
+    """A searching declarer (``pimc``/``dd`` seat) makes both calls itself, except in a what-if
+    run (one call forced): there the calls are the experiment's, the forced one and the run's
+    policy for the other, as for any declarer.  ``trump=pimc`` / ``friend=pimc`` search for
+    every other declarer (and in what-if runs)."""
+    what_if = (policies.FORCED_TRUMP <= trump_policy < DD
+               or policies.FORCED_FRIEND <= friend_policy < DD)
+    if seat_policies[declarer] >= DD and not what_if:
+        trump_policy = friend_policy = call_policy(seat_policies[declarer])
     if trump_policy >= DD or friend_policy >= DD:
         return search_declare(trump_policy, friend_policy, declarer, hand, st, ctx)
     trump = policies.choose_trump(trump_policy, hand, st)
     return trump, policies.choose_friend(friend_policy, hand, trump, st)
-
 
 
 @nb.njit(inline="always", cache=True)
