@@ -18,6 +18,10 @@ compiles the Numba cache), so they describe steady-state throughput.  Steps (``-
     deadwood  one Gin minimum-deadwood call
     memory    peak RSS of ``simcore simulate trump-friend`` at 1M and 10M hands
     cluster   ``--cluster local:1`` against ``--cluster local:2`` on one long run
+    pimc      decisions per second of each trick game's ``pimc`` (default W) on one thread: one
+              searching seat, its decisions counted from the logged hands (cards with more than
+              one legal choice, bids and calls), divided by the search time (the run's time
+              less the same deals all heuristic)
     solve     the open-hand solvers, single thread (scripts/bench_solve.py: Spades against DDS,
               Euchre DD tables, Trump Friend endings and full deals; time and nodes per solve,
               mean/median/max), and ``simcore solve GAME`` on 1 and 2 threads (deals/s, capped
@@ -50,7 +54,8 @@ from simcore.tricks import follow_mask, trick_winner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIMCORE = [sys.executable, "-m", "simcore"]
-STEPS = ("bare", "engine", "peers", "e2e", "warm", "cold", "deadwood", "memory", "cluster", "solve")
+STEPS = ("bare", "engine", "peers", "e2e", "warm", "cold", "deadwood", "memory", "cluster", "pimc",
+         "solve")
 SOLVED = ("spades", "euchre", "trump-friend")  # the games with an open-hand solver
 # the search policies play tens to thousands of hands a second: timed by scripts/strength_pimc*.py
 # --speed, not by the million-hand engine step (unless named with --policies)
@@ -462,6 +467,7 @@ class Sizes:
     cluster: int
     start: int = 1000
     e2e_seconds: float | None = None
+    quick: bool = False
 
 
 def bare_step(table, sizes, threads, repeats):
@@ -561,6 +567,133 @@ def cluster_step(table, sizes):
                   f"{workers} worker{'s' if workers > 1 else ''} x 1", rate(sizes.cluster / run.seconds) + steady_text,
                   "; ".join(notes))
     return runs, steadies
+
+
+# ---------------------------------------------------------------- search decisions per second
+# Issue 14 item 8: decisions per second per core at the default W.  One seat searches (Trump
+# Friend: seat 1, a defender, so the declarer's calls stay out of it), heuristic elsewhere.
+
+SEARCH_HANDS = {"euchre": 400, "spades": 24, "trump-friend": 16}  # hands a timing (quick: 1/4)
+SEARCH_SEAT = {"euchre": 0, "spades": 0, "trump-friend": 1}
+DECISION_TARGET = {"euchre": 500, "spades": 20, "trump-friend": 20}  # issue 14, per core
+
+
+def euchre_suit(c: int, trump: int) -> int:
+    """EU-4 on public ids: the left bower (jack of trump's colour) is a trump."""
+    return trump if c % 13 == 9 and c // 13 == 3 - trump else c // 13
+
+
+def card_choices(cards, hand: int, suit, must_break: bool = False):
+    """How many legal cards a seat had for each card it played (``cards``: (card, the trick's
+    led card or None for a lead, a spade played before it) in order; ``hand``: its cards
+    before the first): the cards of the led suit, else all; leading before spades broke
+    (SP-7, ``must_break``) none of its spades unless it holds nothing else."""
+    out = []
+    for card, led, broken in cards:
+        held = [c for c in range(52) if hand >> c & 1]
+        if led is None:
+            legal = [c for c in held if not (must_break and not broken and c // 13 == 3)] \
+                or held
+        else:
+            legal = [c for c in held if suit(c) == suit(led)] or held
+        out.append(len(legal))
+        hand &= ~(1 << card)
+    return out
+
+
+def _seat_cards(plays, owner, seat, per_trick):
+    """(card, led card or None for a lead, a spade played before it) of ``seat``'s plays."""
+    out = []
+    for k, c in enumerate(plays):
+        if owner(c) == seat:
+            lead = k % per_trick == 0
+            out.append((c, None if lead else plays[k - k % per_trick],
+                        any(x // 13 == 3 for x in plays[:k])))
+    return out
+
+
+def euchre_calls(row, seat: int) -> int:
+    """The bidding decisions ``seat`` made (default rules: the dealer may leave the card, no
+    stick-the-dealer): order up / pass in round one, name trump / pass in round two, the
+    dealer's pick-up and discard, going (or defending) alone when its side has nobody alone
+    yet and the other side neither (a searching seat never makes the second lone hand)."""
+    dealer, maker, bid_round = row["dealer"], row["maker"], row["bid_round"]
+    turn = lambda s: (s - dealer - 1) % 4 + 1  # noqa: E731  (1 = the dealer's left)
+    n = 1 if bid_round != 1 or turn(seat) <= turn(maker) else 0
+    n += bid_round == -1 or bid_round == 2 and turn(seat) <= turn(maker)
+    if maker < 0:
+        return n
+    n += bid_round == 1 and seat == dealer and maker != dealer  # EU-8: pick it up?
+    n += bid_round == 1 and seat == dealer and row["picked_up"]  # the discard
+    mine, theirs = ((row["alone_maker"], row["alone_defender"]) if (seat ^ maker) & 1 == 0
+                    else (row["alone_defender"], row["alone_maker"]))
+    partner_first = mine >= 0 and mine != seat and turn(mine) < turn(seat)
+    n += not partner_first and not (theirs >= 0 and turn(theirs) < turn(seat))
+    return n
+
+
+def seat_decisions(name: str, row, seat: int) -> int:
+    """The decisions ``seat`` made in one logged hand: cards with more than one legal choice,
+    plus its bid (Spades) or its bidding decisions (Euchre).  Trump Friend: cards only (seat
+    1 is never the declarer in hands mode, whose calls these would be)."""
+    plays = list(row["plays"])
+    if name == "euchre":
+        if row["maker"] < 0:
+            return euchre_calls(row, seat)
+        hands = [row[f"hand{s}"] for s in range(4)]
+        dealer, trump = row["dealer"], row["trump"]
+        if row["picked_up"]:
+            hands[dealer] = (hands[dealer] | 1 << row["upcard"]) & ~(1 << row["discard"])
+        lone = (row["alone_maker"] >= 0) + (row["alone_defender"] >= 0)
+        owner = lambda c: next(s for s in range(4) if hands[s] >> c & 1)  # noqa: E731
+        cards = _seat_cards(plays, owner, seat, 4 - lone)
+        choices = card_choices(cards, hands[seat], lambda c: euchre_suit(c, trump))
+        return sum(n > 1 for n in choices) + euchre_calls(row, seat)
+    n_seats = 4 if name == "spades" else 5
+    hands = [row[f"hand{s}"] for s in range(n_seats)]
+    owner = lambda c: next(s for s in range(n_seats) if hands[s] >> c & 1)  # noqa: E731
+    cards = _seat_cards(plays, owner, seat, n_seats)
+    choices = card_choices(cards, hands[seat], lambda c: c // 13, must_break=name == "spades")
+    # Spades: the bid, unless the seat bid blind nil (that choice is the heuristic's)
+    return sum(n > 1 for n in choices) + (name == "spades" and not row[f"blind{seat}"])
+
+
+def search_rate(game, hands: int, repeats: int):
+    """(decisions, search CPU seconds, decisions/s) of ``pimc`` in one seat on one thread:
+    the best of ``repeats`` timings of the searching run and of the same deals all heuristic,
+    interleaved; decisions counted from the searching run's logged hands."""
+    _threads(1)
+    seat = SEARCH_SEAT[game.name]
+    rules = game.rules_cls()
+    plain = game.policies_from_specs(["heuristic"])
+    searching = game.policies_from_specs(["heuristic", f"{seat}=pimc"])
+    run = lambda choice, n=hands: game.run_hands(1, 0, n, rules, choice, True)  # noqa: E731
+    run(plain, 10), run(searching, 2)  # warm-up: loads or compiles the kernels
+    cpu = {"plain": [], "searching": []}
+    for _ in range(repeats):
+        for key, choice in (("plain", plain), ("searching", searching)):
+            t = time.process_time()
+            frame = run(choice)
+            cpu[key].append(time.process_time() - t)
+            if key == "searching":
+                rows = frame
+    decisions = sum(seat_decisions(game.name, r, seat) for r in rows.iter_rows(named=True))
+    seconds = min(cpu["searching"]) - min(cpu["plain"])
+    return decisions, seconds, decisions / seconds
+
+
+def pimc_step(table, names, sizes, repeats):
+    for name in names:
+        game = games.get(name)
+        hands = SEARCH_HANDS[name] // (4 if sizes.quick else 1)
+        decisions, seconds, r = search_rate(game, hands, repeats)
+        target = DECISION_TARGET[name]
+        worlds = game.play_policies["pimc"] - 10000  # PIMC + W (simcore.games.searching)
+        table.row(name, f"`pimc` (W = {worlds}) decisions of seat {SEARCH_SEAT[name]}, "
+                  f"heuristic elsewhere ({hands:,} hands, {decisions:,} decisions, "
+                  f"{seconds:.1f} CPU s of search)", 1, f"{r:,.1f} decisions/s",
+                  f"{1000 / r:.2f} ms a decision; issue 14 target {target}/s "
+                  f"{'met' if r >= target else 'NOT met'}")
 
 
 # ---------------------------------------------------------------- open-hand solving
@@ -701,6 +834,7 @@ def main(argv=None, out=sys.stdout) -> Table:
         memory=tuple(memory),
         cluster=args.cluster_deals or (4_000_000 if args.quick else 16_000_000),
         start=args.start_deals,
+        quick=args.quick,
     )
     try:
         names = candidate_games(parse_list(args.only))
@@ -742,6 +876,8 @@ def main(argv=None, out=sys.stdout) -> Table:
         memory_step(table, sizes, threads[-1])
     if with_tf and "cluster" in steps:
         cluster_step(table, sizes)
+    if "pimc" in steps:
+        pimc_step(table, [n for n in names if n in SOLVED], sizes, args.repeats)
     if "solve" in steps:
         solve_step(table, [n for n in names if n in SOLVED], threads, args.solve_seconds)
     table.note(f"Load average at the end (this run included): {os.getloadavg()[0]:.2f}.")

@@ -176,6 +176,50 @@ def trick_game(name, args):
     return lines
 
 
+def ismcts_bot(sims: int, seed: int):
+    """OpenSpiel's ISMCTS with ``sims`` simulations a move, one random rollout per leaf (the
+    uniform evaluator), UCT constant 2, the most visited move played."""
+    def make(p):
+        evaluator = pyspiel.RandomRolloutEvaluator(1, seed + p)
+        return pyspiel.ISMCTSBot(seed + p, evaluator, 2.0, sims, -1,
+                                 pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+    return make
+
+
+def paired_row(label: str, a, b) -> str:
+    """Policy a minus policy b on the same hands and seats: points per hand (t 95%) and hands
+    won (difference of shares, from the per-hand differences)."""
+    diffs = [x - y for x, y in zip(a, b)]
+    wins = [(x > 0) - (y > 0) for x, y in zip(a, b)]
+    m, half = mean_interval(diffs)
+    w, whalf = mean_interval(wins)
+    return (f"| {label} | {len(diffs)} | {m:+.2f} ± {half:.2f} | "
+            f"{100 * w:+.1f} ± {100 * whalf:.1f} pp |")
+
+
+def vs_ismcts(args):
+    """simcore's ``--policies`` (one partnership, the same bot in both seats) against an
+    ISMCTS partnership on the same hands, seats alternating; then the first policy minus each
+    other one, hand by hand."""
+    name = args.on
+    game = pyspiel.load_game(name)
+    policies = [p.strip() for p in args.policies.split(",") if p.strip()]
+    lines, margins = [HEADER], {}
+    for policy in policies:
+        ours = lambda p, policy=policy: make_bot(game, p, policy, seed=args.seed)  # noqa: E731
+        margins[policy], s, _ = match(game, ours, ismcts_bot(args.sims, args.seed), args.hands,
+                                      args.seed, partnership)
+        lines.append(row(f"{name} {policy} vs ISMCTS({args.sims} sims, random rollout)",
+                         margins[policy], s))
+    if len(policies) > 1:
+        lines += ["", "| paired: simcore policies on the same hands | hands | points/hand "
+                      "(95%) | hands won (95%) |", "|---|---|---|---|"]
+        first = policies[0]
+        lines += [paired_row(f"{name} {first} minus {other}", margins[first], margins[other])
+                  for other in policies[1:]]
+    return lines
+
+
 # ---------------------------------------------------------------- agreement with simcore's engine
 # Each replay deals a simcore deal into OpenSpiel, plays it with simcore bots in every seat and
 # labels the deal: "same" (every decision and card as in simcore's engine) or the documented
@@ -421,15 +465,24 @@ def agreement(args):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("game", choices=("gin", "euchre", "spades", "all", "agree"),
-                    help="a matchup, or 'agree': replay simcore deals in OpenSpiel")
+    ap.add_argument("game", choices=("gin", "euchre", "spades", "all", "agree", "ismcts"),
+                    help="a matchup; 'agree': replay simcore deals in OpenSpiel; 'ismcts': "
+                         "--policies against OpenSpiel's ISMCTSBot in --on")
     ap.add_argument("--hands", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ismcts", type=int, default=0, help="Euchre: also vs ISMCTS, N sims/move")
     ap.add_argument("--ismcts-hands", type=int, default=0, help="hands vs ISMCTS (default --hands)")
     ap.add_argument("--params", help="gin: only the expert with these weights (expert.PARAMS "
                                      "order, comma-separated) against the simple gin bot")
+    ap.add_argument("--on", choices=("euchre", "spades"), default="euchre",
+                    help="ismcts: the game (default euchre)")
+    ap.add_argument("--sims", type=int, default=1000, help="ismcts: simulations a move")
+    ap.add_argument("--policies", default="pimc,heuristic",
+                    help="ismcts: simcore policies, comma-separated (default pimc,heuristic)")
     args = ap.parse_args(argv)
+    if args.game == "ismcts":
+        print("\n".join(vs_ismcts(args)))
+        return
     if args.game == "agree":
         print("\n".join(agreement(args)))
         return

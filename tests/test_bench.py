@@ -192,3 +192,106 @@ def test_a_slow_game_runs_end_to_end_on_fewer_hands():
     assert bench.e2e_deals(sizes, 1_000) == 100_000  # never below 100,000 ...
     assert bench.e2e_deals(dataclasses.replace(sizes, e2e=3000), 1_000) == 3000  # ... unless asked
     assert bench.e2e_deals(sizes, None) == 4_000_000  # engine not timed
+
+
+# ---------------------------------------------------------------- the pimc (decisions) step
+
+
+def _legal_counts(name, row, seat):
+    """An independent replay: trick by trick from the rules' first leader and then each logged
+    winner, the legal cards from the engine's own ``follow_mask`` in the engine's card order
+    (Euchre: trump order, where the left bower is a trump), SP-7 for Spades leads."""
+    import numpy as np
+
+    from simcore.games.euchre import engine as eu_engine
+    from simcore.games.euchre.deck import card_to_trump, public_to_base, to_trump
+    from simcore.tricks import follow_mask
+
+    plays = list(row["plays"])
+    if name == "euchre":
+        trump, dealer = row["trump"], row["dealer"]
+        order = lambda c: int(card_to_trump(13 * (c // 13) + c % 13 - 7, trump))  # noqa: E731
+        hands = [int(to_trump(public_to_base(np.uint64(row[f"hand{s}"])), trump)) for s in range(4)]
+        if row["picked_up"]:
+            hands[dealer] = (hands[dealer] | 1 << order(row["upcard"])) & ~(1 << order(row["discard"]))
+        lone = [s for s in (row["alone_maker"], row["alone_defender"]) if s >= 0]
+        seats = [s for s in range(4) if all(s != x ^ 2 for x in lone)]
+        leader = int(eu_engine.first_leader(dealer, row["alone_maker"], row["alone_defender"]))
+    else:
+        n = 4 if name == "spades" else 5
+        order = lambda c: c  # noqa: E731
+        hands = [row[f"hand{s}"] for s in range(n)]
+        seats = list(range(n))
+        leader = (row["dealer"] + 1) % 4 if name == "spades" else (row["declarer"] + 1) % 5
+    counts, k, broken = [], 0, False
+    for t, winner in enumerate(row["trick_winners"]):
+        at = seats.index(leader)
+        led = None
+        for i in range(len(seats)):
+            s = seats[(at + i) % len(seats)]
+            c = order(plays[k])
+            if led is None:
+                legal = hands[s]
+                if name == "spades" and not broken and hands[s] & ~(0x1FFF << 39):
+                    legal = hands[s] & ~(0x1FFF << 39)
+                led = c // 13
+            else:
+                legal = int(follow_mask(np.uint64(hands[s]), led))
+            assert legal >> c & 1  # the logged card was legal
+            if s == seat:
+                counts.append(bin(legal).count("1"))
+            hands[s] &= ~(1 << c)
+            broken |= name == "spades" and c // 13 == 3
+            k += 1
+        leader = winner
+    return counts
+
+
+@pytest.mark.parametrize("name", ["euchre", "spades", "trump-friend"])
+def test_decisions_count_the_cards_with_a_choice(name):
+    game = games.get(name)
+    frame = game.run_hands(3, 0, 150, game.rules_cls(), game.policies_from_specs(["heuristic"]), True)
+    forced = 0
+    for row in frame.iter_rows(named=True):
+        if name == "euchre" and row["maker"] < 0:
+            continue
+        for seat in range(game.n_seats):
+            counts = _legal_counts(name, row, seat)
+            calls = (bench.euchre_calls(row, seat) if name == "euchre" else
+                     int(name == "spades" and not row[f"blind{seat}"]))
+            assert bench.seat_decisions(name, row, seat) == sum(c > 1 for c in counts) + calls
+            forced += sum(c == 1 for c in counts)
+    assert forced > 0  # some cards had no choice and were not counted
+
+
+@pytest.mark.parametrize("row, seat, expected", [
+    # round one, seat 1 (dealer 3's second seat) orders up: seat 0 passed once and may defend alone
+    (dict(dealer=3, maker=1, bid_round=1, picked_up=True, alone_maker=-1, alone_defender=-1), 0, 2),
+    # the dealer itself: not reached in round one, then pick up? and the discard, then defend alone
+    (dict(dealer=0, maker=1, bid_round=1, picked_up=True, alone_maker=-1, alone_defender=-1), 0, 3),
+    # the dealer leaves the card: no discard
+    (dict(dealer=0, maker=1, bid_round=1, picked_up=False, alone_maker=-1, alone_defender=-1), 0, 2),
+    # round two, named by seat 2 (turn 2) whose partner is seat 0 (turn 4): round one only; seat
+    # 2 went alone before seat 0's turn, so seat 0 is not asked
+    (dict(dealer=0, maker=2, bid_round=2, picked_up=False, alone_maker=2, alone_defender=-1), 0, 1),
+    # the same, seat 1 a defender (turn 1) asked round one and two and whether to defend alone
+    (dict(dealer=0, maker=2, bid_round=2, picked_up=False, alone_maker=2, alone_defender=-1), 1, 3),
+    # seat 3 (turn 3): round one only, and asked to defend alone after the maker went alone,
+    # which is no choice for a searching seat (the solver plays one lone hand at most)
+    (dict(dealer=0, maker=2, bid_round=2, picked_up=False, alone_maker=2, alone_defender=-1), 3, 1),
+    # thrown in: two passes
+    (dict(dealer=2, maker=-1, bid_round=-1, picked_up=False, alone_maker=-1, alone_defender=-1), 1, 2),
+])
+def test_euchre_bidding_decisions(row, seat, expected):
+    assert bench.euchre_calls(row, seat) == expected
+
+
+def test_pimc_step_reports_decisions_per_second(monkeypatch):
+    monkeypatch.setattr(bench, "SEARCH_HANDS", {"euchre": 12, "spades": 2, "trump-friend": 1})
+    table = bench.Table("test", out=io.StringIO())
+    sizes = bench.Sizes(engine=1, engine_seconds=None, e2e=1, peer_seconds=1, memory=(1, 2), cluster=1)
+    bench.pimc_step(table, ["euchre"], sizes, 1)
+    [row] = rows(table)
+    assert row[0] == "euchre" and row[1].startswith("`pimc` (W = 32) decisions of seat 0")
+    assert re.match(rf"^{NUMBER} decisions/s$", row[3]) and value(row[3]) > 0
+    assert "issue 14 target 500/s" in row[4]
