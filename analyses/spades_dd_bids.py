@@ -140,8 +140,9 @@ def _analyse(solve: pl.LazyFrame, played, manifest: dict, out: Path, data) -> li
     by_bid = heat = None
     if played is not None:
         by_bid, heat = bid_tables(bid_rows(sides, played.hands))
-    fig, axes = plt.subplots(1, 4 if by_bid is not None else 2, figsize=(24 if by_bid is not None else 12, 5.4),
+    fig, axes = plt.subplots(2 if by_bid is not None else 1, 2, figsize=(13, 10.5 if by_bid is not None else 5.4),
                              constrained_layout=True)
+    axes = axes.ravel()
     _nil_panel(axes[0], nil)
     _tricks_panel(axes[1], tricks)
     if by_bid is not None:
@@ -186,14 +187,15 @@ def _tricks_panel(ax, tricks: pl.DataFrame) -> None:
 
 def _bid_panels(ax, bx, by_bid: pl.DataFrame, heat: pl.DataFrame, played: dict) -> None:
     grid = np.full((14, 27), np.nan)
+    shown = set(by_bid.filter(pl.col("n") >= MIN_N)["contract"].to_list())  # rarer contracts would be noise
     for c, t, share in heat.select("contract", "dd_tricks", "share_of_contract").iter_rows():
-        if 0 <= c < 27:
+        if c in shown and 0 <= c < 27:
             grid[int(t), int(c)] = 100 * share
     im = ax.imshow(grid, origin="lower", cmap="viridis", aspect="auto")
     ax.plot([0, 13], [0, 13], color="white", lw=0.8, ls="--")
     plt.colorbar(im, ax=ax, label="share of sides with that contract (%)")
     ax.set_xlim(-0.5, max(13, int(by_bid["contract"].max() or 0)) + 0.5)
-    ax.set_xlabel("the side's contract (two numeric bids)")
+    ax.set_xlabel(f"the side's contract (two numeric bids; contracts with n ≥ {MIN_N})")
     ax.set_ylabel("the side's open-hand tricks")
     ax.set_title("Open-hand tricks against the contract (dashed: tricks = contract)")
     g = by_bid.filter(pl.col("n") >= MIN_N)

@@ -206,7 +206,7 @@ def _panels(axes, by_call, nt, best, friend) -> None:
                           ecolor="black", elinewidth=0.7)
     b.set_xticks(x, [f"{p}\nn={k}" for p, k in zip(g["pattern"], g["n"])], fontsize=7)
     b.set_ylabel("share of deals where it is the best call (%)")
-    b.set_title(f"Best call (largest margin with the friend, ties shared) by pattern, n ≥ {MIN_N} (95% t)")
+    b.set_title(f"Best call by pattern, n ≥ {MIN_N} (largest margin with the friend; 95% t)")
     b.legend(fontsize=7)
     for ax, t, col, xlabel, ylabel, title in (
             (c, nt, "nt_change", "the declarer's longest suit (cards)", "no trump − longest suit: margin (card points)",

@@ -21,8 +21,7 @@ It reuses the batch runner (``simcore.batch``: run folders under ``OUT/runs/``, 
 rerun, so a finished level is not computed again) and the analyses' interval code
 (``analyses.stats``), and writes ``advise.png`` (the distribution of every option's value per
 level, not only its mean), ``advise.csv`` (per level and option: n, mean and 95% t interval,
-quantiles, the paired difference to the level's best option, win rates), ``advise_paired.csv``
-and ``advise.md`` (the verdict in words, the sample and the commands).  docs/advise.md.
+quantiles, the paired difference to the level's best option, win rates) and ``advise.md`` (the verdict in words, the sample and the commands).  docs/advise.md.
 """
 
 from __future__ import annotations
@@ -85,7 +84,7 @@ class TrumpFriend:
     calls = TF_CALLS
     options = tuple(c + suffix for suffix in ("", "-nofriend") for c in TF_CALLS)
     searching = (0,)  # the declarer searches; the friend is unknown, so nobody else is its side
-    default_deals = {"open-hand": 6, "pimc": 30, "heuristic": 20_000}
+    default_deals = {"open-hand": 4, "pimc": 30, "heuristic": 20_000}  # a deal is ten full-deal solves
 
     def rules(self, rules: dict) -> dict:
         return {**rules, "first_declarer": "0"}  # hands mode: every deal's declarer (TF-15)
@@ -100,12 +99,14 @@ class TrumpFriend:
                         {"what_if": "trump", "predeal": predeal, "rules": rules,
                          "policy": [*play, f"friend={friend}"]}) for friend in ("highest", "none")]
 
-    def rows(self, level, frames: dict) -> pl.DataFrame:
+    def rows(self, level, frames: dict) -> pl.LazyFrame:
         if level == "open-hand":
             return self._dd_rows(frames["solve"])
         parts = []
         for friend, suffix in (("highest", ""), ("none", "-nofriend")):
             f = frames[f"trump-{friend}"]
+            if suffix:  # a guard: a build whose searching declarer made its own friend call is no "no friend"
+                f = f.filter(pl.col("friend_card") < 0)
             others = sum(pl.col(f"delta{s}").cast(pl.Float64) for s in range(1, 5)) / 4
             parts.append(f.select(
                 "deal", (pl.col("option") + suffix).alias("option"),
@@ -143,6 +144,7 @@ class Euchre:
     decision = "order up the upcard or pass (seat 1, the dealer's left; dealer 0)"
     unit = "net points per hand (your side's minus the other side's)"
     options = ("pass", "order", "order-alone")
+    unavailable = {"open-hand": ("pass",)}  # what follows a pass depends on the others' bidding
     searching = (1, 3)
     default_deals = {"open-hand": 2_000, "pimc": 150, "heuristic": 50_000}
 
@@ -194,7 +196,7 @@ class Spades:
     unit = "net score per hand (your side's minus the other side's)"
     options = ("nil", "bid")
     searching = (1, 3)
-    default_deals = {"open-hand": 8, "pimc": 120, "heuristic": 40_000}
+    default_deals = {"open-hand": 4, "pimc": 120, "heuristic": 40_000}  # a deal is five full-deal solves
 
     def rules(self, rules: dict) -> dict:
         return dict(rules)
@@ -386,7 +388,7 @@ def _run_level(req: Request, level: str, threads, quiet: bool):
     n = req.deals[level]
     frames, texts = {}, []
     for spec in adv.runs(level, predeal, req.rules, level_play(req, level)):
-        folder = req.out / "runs" / f"{level}-{spec.name}"
+        folder = req.out / "runs" / f"{level}-{spec.name}-n{n}"  # another size is another run
         texts.append(spec.text(adv.game, n, req.seed, folder))
         # search levels take up to seconds a deal: parts of a tenth of the run (at least one deal
         # per thread, which the kernels share out) move the progress bar on
@@ -468,6 +470,11 @@ def _paired(req: Request, level: str, rows: pl.DataFrame, t: pl.DataFrame) -> pl
     return t.join(d, on="option", how="left").with_columns((pl.col("option") == best).alias("best"))
 
 
+def _unavailable(adv, level: str) -> tuple:
+    """Options a level cannot value at all (Euchre's pass has no open-hand value)."""
+    return getattr(adv, "unavailable", {}).get(level, ())
+
+
 def _ranked(adv, t: pl.DataFrame) -> pl.DataFrame:
     """Options by mean, best first; ties in the advisor's order of options (so reruns agree)."""
     order = {o: i for i, o in enumerate(adv.options)}
@@ -485,18 +492,21 @@ def verdict(req: Request, table: pl.DataFrame) -> str:
             lines.append(f"{level}: no deal answered this decision (see docs/advise.md)")
             continue
         n = int(g["n"].max())
+        deals = f"{n:,} deals" if n == req.deals[level] else f"{n:,} of {req.deals[level]:,} deals answer"
         if not comparable(adv, level):
-            lines.append(f"{level} ({n:,} deals): " + "; ".join(_describe(adv, r) for r in g.iter_rows(named=True)))
+            lines.append(f"{level} ({deals}): " + "; ".join(_describe(adv, r) for r in g.iter_rows(named=True)))
             continue
         g = _ranked(adv, g)
         b = g.row(0, named=True)
         bests[level] = b["option"]
         worse = [r for r in g.rows(named=True)[1:] if r["vs_best_high"] is not None and r["vs_best_high"] < 0]
-        others = ", ".join(f"{_label(r)} {r['vs_best']:+.2f} [{r['vs_best_low']:+.2f}, {r['vs_best_high']:+.2f}]"
+        others = ", ".join(f"{_label(r, n)} {r['vs_best']:+.2f} [{r['vs_best_low']:+.2f}, {r['vs_best_high']:+.2f}]"
                            for r in g.rows(named=True)[1:])
-        lines.append(f"{level} ({n:,} deals): best {_label(b)} at {b['mean']:+.2f} [{b['low']:+.2f}, {b['high']:+.2f}] "
+        missing = [o for o in req.options if o not in set(g["option"].to_list()) and o not in _unavailable(adv, level)]
+        lines.append(f"{level} ({deals}): best {_label(b, n)} at {b['mean']:+.2f} [{b['low']:+.2f}, {b['high']:+.2f}] "
                      f"{adv.unit}" + (f"; the others against it, paired by deal: {others}" if others else "")
-                     + f" ({len(worse)} of {g.height - 1} significantly worse).")
+                     + f" ({len(worse)} of {g.height - 1} significantly worse)"
+                     + (f"; no deal answered for {', '.join(missing)}" if missing else "") + ".")
     if len(bests) > 1:
         same = len(set(bests.values())) == 1
         lines.append("Best option by level: " + ", ".join(f"{lv} {o}" for lv, o in bests.items())
@@ -504,8 +514,10 @@ def verdict(req: Request, table: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def _label(r: dict) -> str:
-    return r["option"] + (f" ({int(r['bid_mode'])})" if r["option"] == "bid" and r.get("bid_mode") is not None else "")
+def _label(r: dict, n: int | None = None) -> str:
+    """The option's name, with the number bid (Spades) and its deals when fewer than the level's."""
+    text = r["option"] + (f" ({int(r['bid_mode'])})" if r["option"] == "bid" and r.get("bid_mode") is not None else "")
+    return text + (f" [{r['n']:,} deals]" if n is not None and r["n"] != n else "")
 
 
 def _describe(adv, r: dict) -> str:
@@ -539,7 +551,8 @@ def chart(req: Request, rows: dict, table: pl.DataFrame, path: Path) -> Path:
         high = np.array([stats[o]["high"] for o in shown], float)
         box.errorbar(x, mean, yerr=[np.nan_to_num(mean - low), np.nan_to_num(high - mean)], fmt="D", color="#C44E52",
                      capsize=4, label="mean, 95% t interval")
-        box.set_xticks(x, [f"{_label(stats[o])}\nn={stats[o]['n']:,}" for o in shown], fontsize=8)
+        names = [_label(stats[o]).replace("-", "\n" if len(shown) > 5 else "-") for o in shown]
+        box.set_xticks(x, [f"{name}\nn={stats[o]['n']:,}" for name, o in zip(names, shown)], fontsize=8)
         box.axhline(0, color="grey", lw=0.7)
         box.set_ylabel(_wrap(level_unit(adv, level), 45), fontsize=8)
         box.set_title(f"{level}: value per option (box: quartiles, whiskers 5–95%)", fontsize=9)
@@ -551,8 +564,8 @@ def chart(req: Request, rows: dict, table: pl.DataFrame, path: Path) -> Path:
         dist.set_xlabel(_wrap(level_unit(adv, level), 60), fontsize=8)
         dist.set_ylabel("share of deals (%)")
     hand = " ".join(format_card(c) for c in req.hand) + (f"; upcard {format_card(req.upcard)}" if req.upcard is not None else "")
-    fig.suptitle(f"{adv.game}: {adv.decision}\nhand {hand}; seed {req.seed}; rules: "
-                 + ", ".join(f"{k}={v}" for k, v in req.rules.items()), fontsize=10)
+    rules = ", ".join(f"{k}={v}" for k, v in req.rules.items()) or "the defaults"
+    fig.suptitle(f"{adv.game}: {adv.decision}\nhand {hand}; seed {req.seed}; rules: {rules}", fontsize=10)
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
@@ -573,7 +586,7 @@ def _distribution(ax, rows: pl.DataFrame, options: list) -> None:
             ax.bar(distinct + (i - (len(options) - 1) / 2) * width, 100 * share, width, label=o)
         else:
             counts, _ = np.histogram(v, bins=edges)
-            ax.step(edges[:-1], 100 * counts / max(1, v.size), where="post", label=o)
+            ax.stairs(100 * counts / max(1, v.size), edges, label=o)
     ax.legend(fontsize=7)
 
 

@@ -56,7 +56,7 @@ def test_euchre_levels_match_direct_runs(tmp_path, capsys):
     assert main(["advise", "euchre", "--hand", EUCHRE, "--upcard", "9H", "--open-hand-deals", "60",
                  "--pimc-deals", "2", "--heuristic-deals", "300", "--seed", "4", "--out", str(out), "--quiet"]) == 0
     printed = capsys.readouterr().out
-    assert "open-hand (60 deals): best" in printed and "heuristic (300 deals)" in printed
+    assert "open-hand (60 deals): best" in printed and "heuristic (300 deals): best" in printed
     assert {p.name for p in out.iterdir()} >= {"advise.png", "advise.csv", "advise.md", "runs"}
     table = pl.read_csv(out / "advise.csv")
     predeal = ["1=" + EUCHRE, "upcard=9H"]
@@ -104,7 +104,7 @@ def test_spades_heuristic_keeps_the_first_bidder_deals(tmp_path):
         assert got["n"] == r.height and got["mean"] == pytest.approx(net.mean())
     bid = table.filter(pl.col("option") == "bid").row(0, named=True)
     assert bid["bid_mode"] == rows.filter(pl.col("option") == "bid")["bid1"].mode().min()
-    assert "heuristic (" in result["verdict"]
+    assert f"heuristic ({rows.height // 2:,} of 800 deals answer): best" in result["verdict"]
 
 
 def test_trump_friend_simulate_rows_and_open_hand_rows(tmp_path):

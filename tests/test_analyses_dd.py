@@ -192,3 +192,20 @@ def test_spades_dd_bids_solve_alone_and_refusals(spades_runs, tmp_path, capsys):
     assert len(err.splitlines()) == 1 and "simcore solve spades" in err
     with pytest.raises(SimcoreError, match="trump-friend"):
         run_analysis("trump-friend-dd", spades_runs / "solve", tmp_path / "y")
+
+
+def test_open_hand_analyses_side_by_side(tf_solve, spades_runs, tmp_path):
+    """Two solve runs as two levels (``--label``): each level's claims are read back from its tables."""
+    import shutil
+
+    other = tmp_path / "tf-copy"
+    shutil.copytree(tf_solve, other)
+    run_analysis("trump-friend-dd", [tf_solve, other], tmp_path / "tf", labels=[f"{other}=copy"])
+    claims = pl.read_csv(tmp_path / "tf" / "trump_friend_dd_levels.csv")
+    assert claims["question"].n_unique() == 2 and claims.height == 4
+    nt = pl.read_csv(tmp_path / "tf" / "copy" / "trump_friend_dd_notrump.csv").filter(pl.col("feature") == "all")
+    mine = claims.filter(pl.col("question").str.starts_with("No trump"))
+    assert mine["value"].to_list() == pytest.approx([nt["nt_change"].item()] * 2)
+    run_analysis("spades-dd-bids", [spades_runs / "solve", spades_runs], tmp_path / "sp",
+                 labels=[f"{spades_runs}=with-bids"])
+    assert pl.read_csv(tmp_path / "sp" / "spades_dd_bids_levels.csv").height == 2
