@@ -129,6 +129,59 @@ def test_about_to_knock_the_discard_ignores_danger():
     assert _ask_timed(L.K_DISCARD, hand, _view(picks="6S 7S", turn=36, stock=6)) == parse_card("5C")
 
 
+def test_the_opponents_last_discard_is_the_top_card_or_the_card_just_taken():
+    assert expert._last_discard(_view(top="5S", pile="2S", thrown="5S")) == parse_card("5S")
+    # this seat took it: it is no longer on the pile
+    assert expert._last_discard(_view(top="2S", pile="", thrown="5S", taken="5S")) == parse_card("5S")
+    # the top card is this seat's own discard or the upcard: nothing learnt
+    assert expert._last_discard(_view(top="5S", pile="2S", thrown="2S")) == -1
+
+
+def test_cards_ranked_above_the_opponents_last_discard_are_less_likely_held():
+    """A player throws its highest loose card: after a 5 it holds a king only in a meld, so a
+    king is safer to throw than a card of the same danger below the 5."""
+    hand = parse_hand("AC 2C 3C 4D 5D 6D 7H 8H 9H KD 3S")
+    view = _view(top="5S", pile="2S", thrown="5S")
+    hh = expert.PARAMS[10]
+    assert hh < 1.0
+    off = expert.PARAMS[:10] + (1.0,) + expert.PARAMS[11:]
+
+    def danger(card, params):
+        known, unseen, likely, unlikely, high, p = expert._reading(np.uint64(hand), view, params)
+        c = int(to_sequence(bit(parse_card(card)), True)).bit_length() - 1
+        return expert._window_sum(c, known, unseen, likely, unlikely, high, p, params[10])
+
+    assert danger("KD", expert.PARAMS) < danger("KD", off)
+    assert danger("3S", expert.PARAMS) == pytest.approx(danger("3S", off))
+    # every partner of KD is above the 5: the chances of both partners scale by HIGH_HELD
+    assert danger("KD", expert.PARAMS) == pytest.approx(danger("KD", off) * hh * hh)
+
+
+def test_near_a_knock_deadwood_weighs_more_and_low_cards_cost():
+    """The opponent's last discard worth at most URGENT: danger and outs scaled by
+    URGENT_SCALE, and a card worth less than that discard charged LOW_FEED."""
+    p = expert.PARAMS
+    assert expert._weights(_view(top="KS", thrown="KS"), p) == (p[0], p[1], 0.0, 10)
+    urgent = expert._weights(_view(top="6S", thrown="6S"), p)
+    assert urgent == (p[0] * p[12], p[1] * p[12], p[13], 6)
+    assert expert._weights(_view(top="6S", thrown=""), p)[2] == 0.0  # the upcard: not its discard
+
+
+def test_the_look_ahead_is_given_to_the_best_few_discards_only():
+    """LOOK_N 1: only the best-scoring candidate is looked at, so it is the answer."""
+    h = to_sequence(np.uint64(parse_hand("AC 2C 3C 4D 5D 6D JH QH KH 9S 9D")), True)
+    unseen = to_sequence(np.uint64(((1 << 52) - 1) & ~parse_hand("AC 2C 3C 4D 5D 6D JH QH KH 9S 9D")), True)
+    cards = np.array([int(to_sequence(bit(parse_card(c)), True)).bit_length() - 1
+                      for c in ("9S", "9D", "KH")], np.int64)
+    scores = np.array([20.0, 19.5, 30.0])
+    dws = np.array([20, 20, 29], np.int64)
+    one = expert.PARAMS[:14] + (1.0,) + expert.PARAMS[15:]
+    view = _view()
+    assert expert._look_ahead(h, unseen, view, one, cards, scores, dws, 3) == cards[1]
+    off = expert.PARAMS[:7] + (0.0,) + expert.PARAMS[8:]
+    assert expert._look_ahead(h, unseen, view, off, cards, scores, dws, 3) == cards[1]
+
+
 # ---------------------------------------------------------------- knock timing
 
 
@@ -137,12 +190,18 @@ def test_knocks_at_low_deadwood_early():
     assert _ask(L.K_KNOCK, HAND, _view(deadwood=10, turn=1)) == 1
 
 
-def test_knocks_at_once_however_late_but_lower_against_picks():
-    # a knock wins the hand unless undercut: late it still knocks at the limit ...
+def test_knocks_at_once_however_late_and_whatever_the_opponent_took():
+    # a knock wins the hand unless undercut, and waiting lets the opponent knock first
     assert _ask(L.K_KNOCK, HAND, _view(deadwood=10, turn=30, stock=10)) == 1
-    # ... but 2 points lower per card the opponent holds from the pile (its melds firm up)
-    assert _ask(L.K_KNOCK, HAND, _view(deadwood=6, turn=30, picks="5S 6S", stock=10)) == 1
-    assert _ask(L.K_KNOCK, HAND, _view(deadwood=7, turn=30, picks="5S 6S", stock=10)) == 0
+    assert _ask(L.K_KNOCK, HAND, _view(deadwood=10, turn=30, picks="5S 6S", stock=10)) == 1
+    # PICK_COST 2 (the previous default): 2 points lower per card the opponent holds from the pile
+    picky = expert.PARAMS[:5] + (2.0,) + expert.PARAMS[6:]
+    view = _view(deadwood=7, turn=30, picks="5S 6S", stock=10)
+    assert expert.expert_play(L.K_KNOCK, 0, np.uint64(parse_hand(HAND)), view,
+                              np.zeros(1, np.uint64), picky) == 0
+    view[L.V_DEADWOOD] = 6
+    assert expert.expert_play(L.K_KNOCK, 0, np.uint64(parse_hand(HAND)), view,
+                              np.zeros(1, np.uint64), picky) == 1
 
 
 def test_timed_weights_do_not_knock_into_a_likely_undercut_late():

@@ -83,7 +83,17 @@ from simcore.games.gin_rummy.layout import (
 #                 the default: 1 wins a few more hands but is about 15x slower a discard)
 #   KNOCK_CHANCE  points a discard earns per unit of chance that the next draw lets it knock
 #   LOOK_MARGIN   only discards scoring within this of the best get the look ahead (speed)
-PARAMS = (5.0, 0.6, 7.0, 1000.0, 1.0, 2.0, 1.0, 0.0, 10.0, 4.0)
+#   HIGH_HELD     factor on the chance that an unseen card ranked above the opponent's last
+#                 discard is held (a player throws its highest loose card, so what it holds
+#                 above that is in melds)
+#   URGENT        the opponent's last discard worth at most this: it is near a knock (0: never)
+#   URGENT_SCALE  DANGER_COST and OUT_COST times this while the opponent is near a knock
+#   LOW_FEED      points charged, while the opponent is near a knock, for discarding a card
+#                 worth less than its last discard (such a card can complete its knock)
+#   LOOK_N        at most this many of the best-scoring discards get the look ahead (speed)
+#   LOOK_DW       no look ahead while the best discard keeps more deadwood (early in a hand the
+#                 next draw cannot bring a knock, and the look ahead costs the most there)
+PARAMS = (5.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.0, 20.0, 2.0, 0.5, 8.0, 0.5, 3.0, 3.0, 1000.0)
 
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
@@ -105,10 +115,21 @@ def _neighbours(x):
 
 
 @nb.njit(inline="always", cache=True)
-def _reading(hand, view):
-    """(known, unseen, likely, unlikely, p): the opponent's known cards, the cards this seat
-    cannot see, the unseen cards made likelier / less likely by the opponent's picks and passes,
-    and the base chance that an unseen card is in the opponent's hand (sequence order)."""
+def _last_discard(view):
+    """The opponent's latest discard (public id; -1 if the pile's top card is not one): the top
+    card, or the card this seat just took from the pile."""
+    c = view[V_TAKEN] if view[V_TAKEN] >= 0 else view[V_TOP]
+    if c < 0 or not (np.uint64(view[V_OPP_DISCARDS]) & bit(c)):
+        return -1
+    return c
+
+
+@nb.njit(inline="always", cache=True)
+def _reading(hand, view, params):
+    """(known, unseen, likely, unlikely, high, p): the opponent's known cards, the cards this
+    seat cannot see, the unseen cards made likelier / less likely by the opponent's picks and
+    passes, the unseen cards ranked above its last discard, and the base chance that an unseen
+    card is in the opponent's hand (sequence order)."""
     h = to_sequence(hand, True)
     pile = to_sequence(np.uint64(view[V_PILE]), True)
     known = to_sequence(np.uint64(view[V_OPP_PICKS]), True)
@@ -120,11 +141,17 @@ def _reading(hand, view):
     p = hidden / n if n > 0 else 0.0
     likely = unseen & _neighbours(known)
     unlikely = unseen & _neighbours(thrown | passed) & ~likely
-    return known, unseen, likely, unlikely, p
+    high = np.uint64(0)
+    last = _last_discard(view)
+    if last >= 0 and params[10] != 1.0:
+        pos = lowest_bit(to_sequence(bit(last), True)) % 13
+        above = _SUIT & ~((_ONE << np.uint64(pos + 1)) - _ONE)
+        high = unseen & spread_ranks(above) & ~likely
+    return known, unseen, likely, unlikely, high, p
 
 
 @nb.njit(inline="always", cache=True)
-def _held(c, known, unseen, likely, unlikely, p):
+def _held(c, known, unseen, likely, unlikely, high, p, f_high):
     """The chance that sequence card c is in the opponent's hand."""
     b = bit(c)
     if known & b:
@@ -133,13 +160,12 @@ def _held(c, known, unseen, likely, unlikely, p):
         return 0.0
     if likely & b:
         return min(1.0, p * _NEAR_UP)
-    if unlikely & b:
-        return p * _NEAR_DOWN
-    return p
+    q = p * _NEAR_DOWN if unlikely & b else p
+    return q * f_high if high & b else q
 
 
 @nb.njit(inline="always", cache=True)
-def _window_sum(c, known, unseen, likely, unlikely, p):
+def _window_sum(c, known, unseen, likely, unlikely, high, p, f_high):
     """Sum over the meld windows of card c (set pairs of its rank; run windows around it) of
     the product of the partners' chances of being held."""
     pos = c % 13
@@ -148,17 +174,18 @@ def _window_sum(c, known, unseen, likely, unlikely, p):
     for a in range(4):  # set pairs
         if a == suit:
             continue
-        pa = _held(13 * a + pos, known, unseen, likely, unlikely, p)
+        pa = _held(13 * a + pos, known, unseen, likely, unlikely, high, p, f_high)
         for b in range(a + 1, 4):
             if b != suit:
-                total += pa * _held(13 * b + pos, known, unseen, likely, unlikely, p)
+                total += pa * _held(13 * b + pos, known, unseen, likely, unlikely, high, p,
+                                    f_high)
     for lo in range(pos - 2, pos + 1):  # run windows lo .. lo + 2 containing pos
         if lo < 0 or lo + 2 > 12:
             continue
         prod = 1.0
         for q in range(lo, lo + 3):
             if q != pos:
-                prod *= _held(13 * suit + q, known, unseen, likely, unlikely, p)
+                prod *= _held(13 * suit + q, known, unseen, likely, unlikely, high, p, f_high)
         total += prod
     return total
 
@@ -219,14 +246,27 @@ def knock_threshold(view, params):
 
 
 @nb.njit(inline="always", cache=True)
+def _weights(view, params):
+    """(danger cost, out cost, low-feed cost, value of the opponent's last discard): while
+    that discard is worth at most URGENT the opponent is near a knock, so deadwood kept weighs
+    more than danger and outs, and a card worth less than that discard could complete its
+    knock (taken in place of its highest loose card)."""
+    last = _last_discard(view)
+    v = mask_value(to_sequence(bit(last), True), GIN_PLANES) if last >= 0 else 99
+    if v <= params[11]:
+        return params[0] * params[12], params[1] * params[12], params[13], v
+    return params[0], params[1], 0.0, v
+
+
+@nb.njit(inline="always", cache=True)
 def _discard(hand, view, params):
     """The card to discard from the 11-card hand (public id).
 
     A first pass gives the minimum-deadwood discard (ties to the higher value, then the
     higher id, as ``melds.best_discard_seq``), taken when it lets the seat knock, and each
-    card's defensive score; the near-best then get the look one draw ahead.  A card that
-    melds with nothing is deadwood in every arrangement, so dropping it lowers the deadwood
-    by exactly its value."""
+    card's defensive score; the best LOOK_N (within LOOK_MARGIN) then get the look one draw
+    ahead.  A card that melds with nothing is deadwood in every arrangement, so dropping it
+    lowers the deadwood by exactly its value."""
     h = to_sequence(hand, True)
     keep = np.uint64(0)
     if view[V_TAKEN] >= 0:  # never the card just taken, even where the rules allow it
@@ -234,12 +274,13 @@ def _discard(hand, view, params):
     allowed = h & ~keep
     loose = allowed & ~meldable(h)
     base = min_deadwood_seq(h, GIN_PLANES) if loose else 0
-    known, unseen, likely, unlikely, p = _reading(hand, view)
+    known, unseen, likely, unlikely, high, p = _reading(hand, view, params)
+    danger_cost, out_cost, low_feed, last_value = _weights(view, params)
     low_card, low_dw, low_val = -1, 1 << 30, -1
     cards = np.empty(11, np.int64)
     scores = np.empty(11, np.float64)
     dws = np.empty(11, np.int64)
-    n, best_score = 0, 1e30
+    n = 0
     m = allowed
     while m:
         c = lowest_bit(m)
@@ -248,24 +289,39 @@ def _discard(hand, view, params):
         dw = base - v if loose & bit(c) else min_deadwood_seq(h & ~bit(c), GIN_PLANES)
         if dw < low_dw or (dw == low_dw and v >= low_val):
             low_card, low_dw, low_val = c, dw, v
-        danger = min(1.0, _window_sum(c, known, unseen, likely, unlikely, p))
-        score = dw + params[0] * danger + params[1] * _live_outs(c, h & ~bit(c), unseen)
+        danger = min(1.0, _window_sum(c, known, unseen, likely, unlikely, high, p, params[10]))
+        score = dw + danger_cost * danger + out_cost * _live_outs(c, h & ~bit(c), unseen)
+        if v < last_value:
+            score += low_feed
         cards[n], scores[n], dws[n] = c, score, dw
         n += 1
-        best_score = min(best_score, score)
     if low_dw <= knock_threshold(view, params):
         return lowest_bit(from_sequence(bit(low_card), True))
-    best, best_total = -1, 1e30
-    for i in range(n):
-        total = scores[i]
-        if params[7] > 0:
-            if total > best_score + params[9]:
-                continue  # far from the best: not worth the look ahead (speed)
-            e, pk = _outlook(h & ~bit(cards[i]), unseen, view[V_KNOCK_LIMIT])
-            total += params[7] * (e - dws[i]) - params[8] * pk
+    return lowest_bit(from_sequence(bit(_look_ahead(h, unseen, view, params, cards, scores,
+                                                    dws, n)), True))
+
+
+@nb.njit(inline="always", cache=True)
+def _look_ahead(h, unseen, view, params, cards, scores, dws, n):
+    """The best-scoring discard (sequence id) after the look one draw ahead of the best
+    LOOK_N candidates scoring within LOOK_MARGIN of the best (none with LOOK_WEIGHT 0, nor
+    while the best keeps more than LOOK_DW deadwood)."""
+    order = np.argsort(scores[:n], kind="mergesort")  # stable: ties to the lower card
+    best, best_total = cards[order[0]], scores[order[0]]
+    if params[7] <= 0 or dws[order[0]] > params[15]:
+        return best
+    if n < 2 or params[14] < 2 or scores[order[1]] > scores[order[0]] + params[9]:
+        return best  # a single candidate: the look ahead would not change the answer
+    best_total = 1e30
+    for j in range(min(n, int(params[14]))):
+        i = order[j]
+        if scores[i] > scores[order[0]] + params[9]:
+            break  # far from the best: not worth the look ahead (speed)
+        e, pk = _outlook(h & ~bit(cards[i]), unseen, view[V_KNOCK_LIMIT])
+        total = scores[i] + params[7] * (e - dws[i]) - params[8] * pk
         if total < best_total:
             best, best_total = cards[i], total
-    return lowest_bit(from_sequence(bit(best), True))
+    return best
 
 
 @nb.njit(inline="always", cache=True)
