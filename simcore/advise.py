@@ -557,8 +557,8 @@ def chart(req: Request, rows: dict, table: pl.DataFrame, path: Path) -> Path:
         box.set_ylabel(_wrap(level_unit(adv, level), 45), fontsize=8)
         box.set_title(f"{level}: value per option (box: quartiles, whiskers 5–95%)", fontsize=9)
         box.legend(fontsize=7)
-        top = _ranked(adv, g)["option"].to_list()[:4]
-        _distribution(dist, rows[level], top)
+        top = set(_ranked(adv, g)["option"].to_list()[:4])
+        _distribution(dist, rows[level], [o for o in adv.options if o in top], adv.options)
         dist.set_title(f"{level}: distribution over deals" + (" (the 4 best options by mean)" if len(shown) > 4 else ""),
                        fontsize=9)
         dist.set_xlabel(_wrap(level_unit(adv, level), 60), fontsize=8)
@@ -571,7 +571,7 @@ def chart(req: Request, rows: dict, table: pl.DataFrame, path: Path) -> Path:
     return path
 
 
-def _distribution(ax, rows: pl.DataFrame, options: list) -> None:
+def _distribution(ax, rows: pl.DataFrame, options: list, every: tuple) -> None:
     """Share of deals per value, one colour an option: side-by-side bars when the values are few
     (points and tricks are whole numbers), a step histogram of 20 bins otherwise."""
     values = rows.filter(pl.col("option").is_in(options))["value"].to_numpy()
@@ -583,11 +583,18 @@ def _distribution(ax, rows: pl.DataFrame, options: list) -> None:
         v = rows.filter(pl.col("option") == o)["value"].to_numpy()
         if edges is None:
             share = np.array([(v == x).mean() for x in distinct])
-            ax.bar(distinct + (i - (len(options) - 1) / 2) * width, 100 * share, width, label=o)
+            ax.bar(distinct + (i - (len(options) - 1) / 2) * width, 100 * share, width, label=o, color=_colour(o, every))
         else:
             counts, _ = np.histogram(v, bins=edges)
-            ax.stairs(100 * counts / max(1, v.size), edges, label=o)
+            ax.stairs(100 * counts / max(1, v.size), edges, label=o, color=_colour(o, every))
     ax.legend(fontsize=7)
+
+
+def _colour(option: str, every: tuple):
+    """One colour per option on every panel of the chart."""
+    import matplotlib.pyplot as plt
+
+    return plt.get_cmap("tab10")(every.index(option) % 10)
 
 
 def _wrap(text: str, width: int) -> str:
