@@ -71,6 +71,8 @@ CALL_FACTOR = 10
 CALL_WORLDS = CALL_FACTOR * DEFAULT_WORLDS
 FRIEND_DEPTH = 3  # friend candidates: no friend, and the strongest 3 cards not held of each suit
 MAX_FRIENDS = 1 + 52
+TWO_STAGE = True  # both calls searched: the trump first (with the highest friend), then the friend
+HIGHEST = policies.FRIEND_POLICIES["highest"]
 
 PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
 
@@ -485,11 +487,9 @@ def call_table(trump_policy, friend_policy, seat, hand, st, ctx):
 
 
 @nb.njit(cache=True)
-def search_declare(trump_policy, friend_policy, seat, hand, st, ctx):
-    """TF-5 by search: the call with the best total score change for the declarer over the
-    worlds; ties to the larger loss of the other seats, then to the first candidate (clubs
-    ... no trump; no friend, then the suits' cards)."""
-    nt = call_table(trump_policy, friend_policy, seat, hand, st, ctx)
+def _best_call(ctx, nt):
+    """(trump candidate, friend candidate) of the best scored call: the best total score
+    change, ties to the larger loss of the other seats, then to the first candidate."""
     n, calls = ctx[C_CALL_N], ctx[C_CALLS]
     bi, bj = 0, 0
     for i in range(nt):
@@ -498,6 +498,22 @@ def search_declare(trump_policy, friend_policy, seat, hand, st, ctx):
             if a > calls[CALL_SUM, bi, bj] or (a == calls[CALL_SUM, bi, bj]
                                                 and b > calls[CALL_TIE, bi, bj]):
                 bi, bj = i, j
+    return bi, bj
+
+
+@nb.njit(cache=True)
+def search_declare(trump_policy, friend_policy, seat, hand, st, ctx):
+    """TF-5 by search: the call with the best total score change for the declarer over the
+    worlds; ties to the larger loss of the other seats, then to the first candidate (clubs
+    ... no trump; no friend, then the suits' cards).  With both calls searched and
+    ``TWO_STAGE``, the trump is scored first with the ``highest`` friend, then the friend for
+    that trump, on the same worlds."""
+    if TWO_STAGE and trump_policy >= DD and friend_policy >= DD:
+        bi, _ = _best_call(ctx, call_table(trump_policy, HIGHEST, seat, hand, st, ctx))
+        trump_policy = policies.FORCED_TRUMP + ctx[C_CALL_N][bi]
+    nt = call_table(trump_policy, friend_policy, seat, hand, st, ctx)
+    bi, bj = _best_call(ctx, nt)
+    n, calls = ctx[C_CALL_N], ctx[C_CALLS]
     trump = n[bi]
     if friend_policy >= DD:
         return trump, calls[CALL_FRIEND, bi, bj]
