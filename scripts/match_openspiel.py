@@ -4,12 +4,16 @@
     .venv/bin/python scripts/match_openspiel.py euchre --hands 2000 --ismcts 200
     .venv/bin/python scripts/match_openspiel.py spades --hands 400
     .venv/bin/python scripts/match_openspiel.py agree --hands 1000   # vs simcore's engine
+    .venv/bin/python scripts/match_openspiel.py agree --hands 1000 --search-hands 400  # + pimc, dd
+    .venv/bin/python scripts/match_openspiel.py ismcts --on euchre --sims 1000 --hands 1000
     .venv/bin/python scripts/match_openspiel.py gin --hands 2000 --params 5,0.6,7,6,1,2,1,1,10,4
 
 Gin: simcore's ``expert`` and ``heuristic`` against ``pyspiel.make_simple_gin_rummy_bot``.
 Euchre and Spades: simcore's ``heuristic`` partnership against uniform random bots (and, with
 ``--ismcts N``, Euchre against ``pyspiel.ISMCTSBot`` with N simulations a move and random
-rollouts).  Every matchup plays the same deals (hand k's chance outcomes come from seed
+rollouts); ``ismcts``: simcore's ``--policies`` (default pimc and heuristic) against
+ISMCTS partnerships in ``--on`` (euchre or spades), and the first policy minus the others
+hand by hand.  Every matchup plays the same deals (hand k's chance outcomes come from seed
 (SEED, k)), simcore's side changing seats every hand.  Each row: points per hand for
 simcore's side (mean, 95% normal interval), hands won, lost and tied (Wilson 95% interval on
 hands won) and the bots' seconds per hand.  Needs pyspiel (a development dependency).
@@ -451,15 +455,19 @@ def _gin_os_hand(game, bots, deck):
 def agreement(args):
     from collections import Counter
 
-    runs = [("euchre heuristic", lambda: euchre_agreement(args.hands, args.seed)),
-            ("spades heuristic", lambda: spades_agreement(args.hands, args.seed)),
-            ("gin heuristic", lambda: gin_agreement(args.hands, args.seed, "heuristic")),
-            ("gin expert", lambda: gin_agreement(args.hands, args.seed, "expert"))]
+    n, m = args.hands, args.search_hands
+    runs = [("euchre heuristic", n, lambda: euchre_agreement(n, args.seed)),
+            ("spades heuristic", n, lambda: spades_agreement(n, args.seed)),
+            ("gin heuristic", n, lambda: gin_agreement(n, args.seed, "heuristic")),
+            ("gin expert", n, lambda: gin_agreement(n, args.seed, "expert"))]
+    for policy in ("pimc", "dd") if m else ():  # the engine's stream; Spades: seat 3's deals
+        runs += [(f"euchre {policy}", m, lambda p=policy: euchre_agreement(m, args.seed, p)),
+                 (f"spades {policy}", m, lambda p=policy: spades_agreement(m, args.seed, p))]
     lines = ["| game, policy | deals | outcome: count |", "|---|---|---|"]
-    for label, run in runs:
+    for label, deals, run in runs:
         counts = Counter(run())
         text = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
-        lines.append(f"| {label} | {args.hands} | {text} |")
+        lines.append(f"| {label} | {deals} | {text} |")
     return lines
 
 
@@ -474,6 +482,8 @@ def main(argv=None):
     ap.add_argument("--ismcts-hands", type=int, default=0, help="hands vs ISMCTS (default --hands)")
     ap.add_argument("--params", help="gin: only the expert with these weights (expert.PARAMS "
                                      "order, comma-separated) against the simple gin bot")
+    ap.add_argument("--search-hands", type=int, default=0,
+                    help="agree: also replay pimc and dd on this many deals (default: none)")
     ap.add_argument("--on", choices=("euchre", "spades"), default="euchre",
                     help="ismcts: the game (default euchre)")
     ap.add_argument("--sims", type=int, default=1000, help="ismcts: simulations a move")
