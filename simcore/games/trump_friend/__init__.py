@@ -190,7 +190,9 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         _check(bad)
         return small, wide, seat_values, plays, winners, attempts
 
-    play(blocks, np.zeros(count, np.int64), False, False)
+    # at least two scratch rows: a one-row (k, 1) view is C- as well as F-contiguous, and
+    # Numba would compile the games kernel a second time for that layout
+    play(max(blocks, 2), np.zeros(count, np.int64), False, False)
     lengths = games["hands"].astype(np.int64)
     offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
     small, wide, seat_values, plays, winners, attempts = play(int(lengths.sum()), offsets, True,

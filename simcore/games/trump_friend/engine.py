@@ -398,7 +398,9 @@ def hands_kernel(seed, start, small, wide, seat_values, first, rules_own, trump_
     """Hand rows ``start ..`` of a run, in parallel blocks (one per row of ``bad``)."""
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
-        hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules_own,
+        # np.int64(b): the prange index's type differs between Numba's passes over the loop,
+        # and the block would otherwise be compiled twice
+        hands_block(np.int64(b), n_blocks, seed, start, small, wide, seat_values, first, rules_own,
                     trump_policy, friend_policy, policies, plays, winners, fixed, conds, weights,
                     attempts, bad)
 
@@ -483,7 +485,7 @@ def games_kernel(seed, start, games, finals, small, wide, seat_values, offsets, 
     """
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
-        games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_values, offsets,
+        games_block(np.int64(b), n_blocks,  # see hands_kernel seed, start, games, finals, small, wide, seat_values, offsets,
                     record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
                     policies, plays, winners, fixed, conds, weights, attempts, bad)
 
