@@ -84,7 +84,9 @@ class TrumpFriend:
     calls = TF_CALLS
     options = tuple(c + suffix for suffix in ("", "-nofriend") for c in TF_CALLS)
     searching = (0,)  # the declarer searches; the friend is unknown, so nobody else is its side
-    default_deals = {"open-hand": 4, "pimc": 30, "heuristic": 20_000}  # a deal is ten full-deal solves
+    # a deal is ten full-deal solves, minutes of CPU today (docs/advise.md): open-hand on request
+    default_levels = ("pimc", "heuristic")
+    default_deals = {"open-hand": 4, "pimc": 30, "heuristic": 20_000}
 
     def rules(self, rules: dict) -> dict:
         return {**rules, "first_declarer": "0"}  # hands mode: every deal's declarer (TF-15)
@@ -196,7 +198,9 @@ class Spades:
     unit = "net score per hand (your side's minus the other side's)"
     options = ("nil", "bid")
     searching = (1, 3)
-    default_deals = {"open-hand": 4, "pimc": 120, "heuristic": 40_000}  # a deal is five full-deal solves
+    # a deal is five full-deal solves, a minute or more of CPU today (docs/advise.md): on request
+    default_levels = ("pimc", "heuristic")
+    default_deals = {"open-hand": 4, "pimc": 120, "heuristic": 40_000}
 
     def rules(self, rules: dict) -> dict:
         return dict(rules)
@@ -269,6 +273,8 @@ def parse_request(game: str, hand: str, *, upcard=None, levels=None, deals=None,
     adv = ADVISORS[key]()
     cards = _hand(adv, hand)
     up = _upcard(adv, upcard, cards)
+    if levels is None:  # the default levels, and any level given a size of its own
+        levels = [lv for lv in LEVELS if lv in getattr(adv, "default_levels", LEVELS) or lv in (level_deals or {})]
     chosen = _levels(levels)
     sizes = dict(adv.default_deals)
     if deals is not None:
@@ -507,6 +513,10 @@ def verdict(req: Request, table: pl.DataFrame) -> str:
                      f"{adv.unit}" + (f"; the others against it, paired by deal: {others}" if others else "")
                      + f" ({len(worse)} of {g.height - 1} significantly worse)"
                      + (f"; no deal answered for {', '.join(missing)}" if missing else "") + ".")
+    skipped = [lv for lv in LEVELS if lv not in req.levels]
+    if skipped:
+        lines.append(f"Not run: {', '.join(skipped)} (ask with --levels or --{skipped[0]}-deals N; "
+                     "open-hand Trump Friend and Spades deals take minutes of CPU each, docs/advise.md).")
     if len(bests) > 1:
         same = len(set(bests.values())) == 1
         lines.append("Best option by level: " + ", ".join(f"{lv} {o}" for lv, o in bests.items())

@@ -131,3 +131,13 @@ def test_trump_friend_simulate_rows_and_open_hand_rows(tmp_path):
     for t, call in enumerate(advise.TF_CALLS):
         got = rows.filter(pl.col("option") == call)["value"].to_numpy()
         assert got == pytest.approx(engine.to_numpy().reshape(-1, 5)[:, t])
+
+
+def test_default_levels():
+    """Open-hand Trump Friend and Spades deals take minutes of CPU, so those games run it only on
+    request (a level given a size counts as asked); Euchre runs all three."""
+    assert advise.parse_request("euchre", EUCHRE, upcard="9H").levels == advise.LEVELS
+    assert advise.parse_request("spades", SPADES).levels == ("pimc", "heuristic")
+    req = advise.parse_request("trump-friend", TF, level_deals={"open-hand": 3})
+    assert req.levels == advise.LEVELS and req.deals["open-hand"] == 3
+    assert advise.parse_request("trump-friend", TF, levels="dd").levels == ("open-hand",)
