@@ -458,6 +458,8 @@ def option_table(req: Request, rows: dict) -> pl.DataFrame:
     columns = ["level", "option", "unit", "n", "mean", "low", "high", "std", "q05", "q25", "q50", "q75", "q95",
                "best", "vs_best", "vs_best_low", "vs_best_high", "paired_n", "win_rate", "win_low", "win_high",
                "tricks_mean", "bid_mode"]
+    missing = [c for c in columns if c not in table.columns]  # a level without paired differences
+    table = table.with_columns(*[pl.lit(None, pl.Float64).alias(c) for c in missing])
     return table.sort("_l", "_o").select(columns)
 
 

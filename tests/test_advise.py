@@ -141,3 +141,22 @@ def test_default_levels():
     req = advise.parse_request("trump-friend", TF, level_deals={"open-hand": 3})
     assert req.levels == advise.LEVELS and req.deals["open-hand"] == 3
     assert advise.parse_request("trump-friend", TF, levels="dd").levels == ("open-hand",)
+
+
+def test_spades_open_hand_rows_and_report(tmp_path):
+    """The open-hand rows of Spades (no points: a nil's tricks and the side's tricks) and the
+    report's words for a level whose options have their own units, on a solve-shaped table."""
+    frame = pl.DataFrame({"deal": [0, 1, 2, 3], "dd_nil1": [0, 2, 0, 1], "dd_tricks": [6, 5, 8, 4]},
+                         schema={"deal": pl.UInt64, "dd_nil1": pl.Int8, "dd_tricks": pl.Int8})
+    req = advise.parse_request("spades", SPADES, levels="open-hand", deals=4, out=tmp_path / "sp")
+    (req.out / "runs").mkdir(parents=True)
+    rows = {"open-hand": advise._collect(req, "open-hand", {"solve": frame.lazy()})}
+    result = advise.write_report(req, rows, ["simcore solve spades ..."])
+    table = result["table"]
+    nil = table.filter(pl.col("option") == "nil").row(0, named=True)
+    bid = table.filter(pl.col("option") == "bid").row(0, named=True)
+    assert (nil["n"], nil["win_rate"], nil["mean"]) == (4, 0.5, 0.75)
+    assert bid["mean"] == pytest.approx(13 - 23 / 4) and bid["best"] is None
+    assert "the nil holds (no trick taken with best play) in 50.0%" in result["verdict"]
+    assert "Not run: pimc, heuristic" in result["verdict"]
+    assert (req.out / "advise.png").stat().st_size > 0
