@@ -160,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _advise_parser(sub) -> None:
     adv = sub.add_parser("advise", help="which call for my hand: every option's value at three levels of play",
                          description="Deal many hands consistent with yours and answer, for every option of "
-                                     "your decision, what it is worth with 95%% intervals: open-hand "
+                                     "your decision, what it is worth with 95% intervals: open-hand "
                                      "(simcore solve), under pimc play and under heuristic play "
                                      "(what-if runs). Trump Friend: trump and friend call of seat 0; "
                                      "Euchre: pass / order / order alone of the dealer's left; Spades: "
@@ -169,7 +169,8 @@ def _advise_parser(sub) -> None:
     adv.add_argument("--hand", required=True, metavar="CARDS", help="your cards, e.g. AS,KS,QS,3H,...")
     adv.add_argument("--upcard", default=None, metavar="CARD", help="euchre: the turned-up card")
     adv.add_argument("--levels", default=None, metavar="LIST",
-                     help="comma-separated: open-hand (or dd), pimc, heuristic (default: all three)")
+                     help="comma-separated: open-hand (or dd), pimc, heuristic (default: all three for "
+                          "euchre; pimc and heuristic for trump-friend and spades)")
     adv.add_argument("--deals", "-n", type=_whole_number, default=None,
                      help="deals at every level (default: per game and level, see docs/advise.md)")
     for level in ("open-hand", "pimc", "heuristic"):
