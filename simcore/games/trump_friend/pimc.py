@@ -18,8 +18,8 @@ rolled out by the heuristic for every seat (the cards of a world compared on tha
 Calls (TF-5): ``trump=pimc:W`` / ``friend=pimc:W`` (and a whole ``pimc:W`` seat as declarer,
 over ``CALL_FACTOR * W`` worlds) deal the 42 cards the declarer cannot see W times
 (:func:`call_world`), play every candidate call's round out with the heuristic at every seat
-in each world, and make the call with the best total score change for the declarer (the
-trump and friend together when both search; :func:`search_declare`).  ``dd`` makes the same
+in each world, and make the call with the best total score change for the declarer (when
+both search, the trump first, then the friend for it; :func:`search_declare`).  ``dd`` makes the same
 evaluations on the true deal (omniscient, labelled so).
 """
 
@@ -102,7 +102,7 @@ NOTES = (
     f"trump=pimc, friend=pimc (pimc:W; default {CALL_WORLDS} worlds): a declarer that is not a "
     "searching seat "
     f"scores each call (5 trumps; no friend or one of the {FRIEND_DEPTH} strongest cards not "
-    "held per suit) "
+    "held per suit; with both searched the trump first, then the friend for it) "
     "by its score change over W deals of the 42 cards it cannot see, each round played out "
     "by the heuristic",
     "dd: omniscient (sees every hand and the kitty): the same evaluation on the true deal, its "
