@@ -573,7 +573,7 @@ def cluster_step(table, sizes):
 # Issue 14 item 8: decisions per second per core at the default W.  One seat searches (Trump
 # Friend: seat 1, a defender, so the declarer's calls stay out of it), heuristic elsewhere.
 
-SEARCH_HANDS = {"euchre": 400, "spades": 24, "trump-friend": 16}  # hands a timing (quick: 1/4)
+SEARCH_HANDS = {"euchre": 400, "spades": 64, "trump-friend": 96}  # hands a timing (quick: 1/4)
 SEARCH_SEAT = {"euchre": 0, "spades": 0, "trump-friend": 1}
 DECISION_TARGET = {"euchre": 500, "spades": 20, "trump-friend": 20}  # issue 14, per core
 
