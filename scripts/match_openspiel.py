@@ -12,8 +12,8 @@ Gin: simcore's ``expert`` and ``heuristic`` against ``pyspiel.make_simple_gin_ru
 Euchre and Spades: simcore's ``heuristic`` partnership against uniform random bots (and, with
 ``--ismcts N``, Euchre against ``pyspiel.ISMCTSBot`` with N simulations a move and random
 rollouts); ``ismcts``: simcore's ``--policies`` (default pimc and heuristic) against
-ISMCTS partnerships in ``--on`` (euchre or spades), and the first policy minus the others
-hand by hand.  Every matchup plays the same deals (hand k's chance outcomes come from seed
+ISMCTS partnerships in Euchre (OpenSpiel's spades lacks what ISMCTSBot needs), and the first
+policy minus the others hand by hand.  Every matchup plays the same deals (hand k's chance outcomes come from seed
 (SEED, k)), simcore's side changing seats every hand.  Each row: points per hand for
 simcore's side (mean, 95% normal interval), hands won, lost and tied (Wilson 95% interval on
 hands won) and the bots' seconds per hand.  Needs pyspiel (a development dependency).
@@ -484,8 +484,9 @@ def main(argv=None):
                                      "order, comma-separated) against the simple gin bot")
     ap.add_argument("--search-hands", type=int, default=0,
                     help="agree: also replay pimc and dd on this many deals (default: none)")
-    ap.add_argument("--on", choices=("euchre", "spades"), default="euchre",
-                    help="ismcts: the game (default euchre)")
+    # OpenSpiel's spades implements neither InformationStateString nor ResampleFromInfostate,
+    # both of which ISMCTSBot needs, so only euchre
+    ap.add_argument("--on", choices=("euchre",), default="euchre", help="ismcts: the game")
     ap.add_argument("--sims", type=int, default=1000, help="ismcts: simulations a move")
     ap.add_argument("--policies", default="pimc,heuristic",
                     help="ismcts: simcore policies, comma-separated (default pimc,heuristic)")
