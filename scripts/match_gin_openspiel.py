@@ -51,22 +51,24 @@ from simcore.melds import MAX_MELDS, gin_deadwood  # noqa: E402
 from simcore.rng import stream_key  # noqa: E402
 
 SIMPLE, HEURISTIC, EXPERT = 10, 1, 3  # policy ids of this script's dispatcher
+# No ``cache=True`` here: the functions compile in seconds, and a disk cache written when the
+# tests load this file under another module name fails to load in a run of the script.
 _ONE = np.uint64(1)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(inline="always")
 def _value(c):
     r = c % 13
     return 1 if r == 12 else min(r + 2, 10)
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(inline="always")
 def _os_rank_key(c):
     """OpenSpiel's RankComparator order of public card c: rank A..K, then suit s c d h."""
     return ((c % 13 + 1) % 13) * 4 + (c // 13 + 1) % 4
 
 
-@nb.njit(cache=True)
+@nb.njit
 def simple_bot_discard(hand):
     """The highest-ranked card that is deadwood in a minimum-deadwood arrangement of the 11
     cards; with 11-card gin, the first card (OpenSpiel's order) whose discard keeps gin."""
@@ -91,7 +93,7 @@ def simple_bot_discard(hand):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit
 def simple_bot_play(kind, seat, hand, view, st):
     """OpenSpiel's SimpleGinRummyBot as a simcore play policy (knocks whenever asked)."""
     if kind == K_UPCARD or kind == K_DRAW:
@@ -138,7 +140,7 @@ def _kernel():
     return nb.njit(parallel=True)(rebind(_duplicate, play_hand=hand_fn))
 
 
-@nb.njit(cache=True)
+@nb.njit
 def _score(knocker, hands, res, defender_lays_off):
     """OpenSpiel's points to the knocker (negative: the defender's)."""
     kd = gin_deadwood(hands[knocker])

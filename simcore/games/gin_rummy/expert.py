@@ -8,29 +8,34 @@ ace-low sequence order (``simcore.melds``), where card ``c + 1`` follows ``c`` i
 **Hand reading.**  Each card the seat cannot see is given a chance of being in the opponent's
 hand: 1 for a card it took from the pile and still holds; 0 for the seat's own cards and the
 pile (buried cards are dead for both players); otherwise the share of unseen cards the
-opponent's hidden cards make up, raised for partners of its picks (it took a card to meld it)
-and lowered next to cards it discarded or let pass (it is not collecting there).
+opponent's hidden cards make up, raised for partners of its picks (it took a card to meld it),
+lowered next to cards it discarded or let pass (it is not collecting there) and for cards
+ranked above its latest discard (a player throws its highest loose card, so what it holds
+above that is in melds).
 
 **Defensive discards.**  A discard's *danger* is the chance the opponent holds two cards that
 meld with it (any set pair of its rank, any run window around it).  The discard minimises
 deadwood kept + ``DANGER_COST`` x danger + ``OUT_COST`` x the live outs the card gives the
 seat's own hand, unless the seat is about to knock (the discard goes face down: plain
-minimum deadwood).
+minimum deadwood).  While the opponent's latest discard is low (``URGENT``) it is near a
+knock: deadwood kept weighs more (danger and outs x ``URGENT_SCALE``) and a card worth less
+than that discard costs ``LOW_FEED`` (taken in place of its highest loose card, it could
+complete the knock).
 
-**One draw ahead.**  The discards scoring within ``LOOK_MARGIN`` of the best are compared by
-the deadwood expected after the next stock draw (every unseen card equally likely, the best
-card then discarded) instead of the deadwood kept, less ``KNOCK_CHANCE`` x the chance that
-the draw lets the seat knock: it keeps the cards that get it to a knock soonest.  Off by
-default (``LOOK_WEIGHT`` 0): it wins about 2 more hands in 100 against OpenSpiel's simple gin
-bot but costs about 20 us a discard, far below the batch speed simcore needs
-(docs/games/gin_rummy.md, *Strength*).
+**One draw ahead.**  The best ``LOOK_N`` discards scoring within ``LOOK_MARGIN`` of the best
+are compared by the deadwood expected after the next stock draw (every unseen card equally
+likely, the best card then discarded) instead of the deadwood kept, less ``KNOCK_CHANCE`` x
+the chance that the draw lets the seat knock: it keeps the cards that get it to a knock
+soonest (about 2 hands in 100 against OpenSpiel's simple gin bot; docs/games/gin_rummy.md,
+*Strength*, with its cost in speed).
 
 **Taking.**  The top card is taken when it melds in the hand and lowers the deadwood, when it
 cuts the deadwood by ``TAKE_GAIN`` or more, or when it lets the seat knock at once.
 
 **Knock timing.**  The seat knocks when its deadwood is at most a threshold: the rule's limit
 less ``PICK_COST`` per card the opponent took from the pile and holds (its melds firm up, the
-undercut risk grows), never below ``KNOCK_FLOOR``; with gin it always knocks.  By default it
+undercut risk grows; 0 by default: the knock at the limit wins more hands), never below
+``KNOCK_FLOOR``; with gin it always knocks.  By default it
 knocks that way however late (a knock wins the hand unless undercut, and waiting lets the
 opponent knock first: measured against OpenSpiel's simple gin bot, docs/games/gin_rummy.md);
 ``KNOCK_EARLY`` turns followed by ``KNOCK_SLOPE`` points lower a turn give the later,
