@@ -43,7 +43,9 @@ from simcore.cards import highest_bit, lowest_bit, popcount
 DEFAULT_BITS = 18  # 2**18 entries of 104 bytes: 27 MiB a table
 MAX_DEPTH = 72  # cards played from the root (52 + a partial trick) plus slack
 KEY_WORDS = 10  # see the transposition table section
-BUCKET = 8  # entries probed per hash
+BUCKET = 128  # entries a bucket holds (DDS keeps up to 125 a suit-length pattern); the
+# entries of one base (leader, suit lengths...) share one bucket, as many as their top cards differ
+KILLER_BONUS = 900  # move-order bonus of the card that last settled a node at the same depth
 SUIT_FIELD = np.uint64(0xFFFF)
 
 # ---------------------------------------------------------------- the context (int64 vector)
@@ -73,12 +75,15 @@ N_HITS = 9  # look-ups that settled the node
 N_QUICK = 10  # quick-trick checks
 N_QUICK_CUTS = 11  # ... that settled the node
 N_ABORTED = 12  # 1 when the last solve ran out of its node budget
+N_EVICT = 13  # stores that overwrote a live entry of the same solve
 
 # the table tuple, by position
 T_KEYS, T_VALS, T_COUNTERS, T_CTX, T_HANDS, T_STACK, T_MOVES, T_SCORES, T_KEYBUF, T_SCRATCH, \
-    T_FRAMES, T_RELEVANT, T_EQUIV, T_TAGS = range(14)
+    T_FRAMES, T_RELEVANT, T_EQUIV, T_TAGS, T_FILL = range(15)
 # a search frame's int64 words (one frame per card played from the root)
-F_TLEN, F_LEADER, F_BROKEN, F_TARGET, F_MOVER, F_MAX, F_N, F_I, F_LO, F_HI = range(10)
+F_TLEN, F_LEADER, F_BROKEN, F_TARGET, F_MOVER, F_MAX, F_N, F_I, F_LO, F_HI, F_KILLER = range(11)
+F_SMALL = 11  # 4 words: per suit, the rank below which the node's remaining moves are skipped
+F_WORDS = F_SMALL + 4
 # a transposition entry's int32 words
 V_GEN, V_LO, V_HI, V_BEST = range(4)
 
@@ -97,10 +102,11 @@ def new_tables(n: int = 1, log2_size: int = DEFAULT_BITS):
         np.zeros((n, MAX_DEPTH, 16), np.int64),
         np.zeros((n, MAX_DEPTH, KEY_WORDS), np.uint64),
         np.zeros((n, 64), np.int64),
-        np.zeros((n, MAX_DEPTH, 10), np.int64),
+        np.zeros((n, MAX_DEPTH, F_WORDS), np.int64),
         np.zeros((n, MAX_DEPTH), np.uint64),
         np.zeros((n, MAX_DEPTH), np.uint64),
         np.zeros((n, size), np.uint64),  # each entry's hash and generation, probed first
+        np.zeros((n, max(size // BUCKET, 1)), np.int64),  # per bucket: generation * 256 + entries
     )
 
 
@@ -109,7 +115,7 @@ def table_of(tables, i):
     """Table ``i`` of :func:`new_tables` (views, no copy)."""
     return (tables[0][i], tables[1][i], tables[2][i], tables[3][i], tables[4][i], tables[5][i],
             tables[6][i], tables[7][i], tables[8][i], tables[9][i], tables[10][i], tables[11][i],
-            tables[12][i], tables[13][i])
+            tables[12][i], tables[13][i], tables[14][i])
 
 
 @nb.njit(cache=True)
@@ -189,12 +195,15 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
     if counters[N_GEN] >= 2**31 - 1:  # wrapped: clear once in two billion solves
         tab[T_VALS][:, V_GEN] = 0
         tab[T_TAGS][:] = 0
+        tab[T_FILL][:] = 0
         counters[N_GEN] = 1
     counters[N_NODES] = 0
     for i in range(2, 16):
         counters[i] = 0
     for s in range(5):
         tab[T_HANDS][s] = 0
+    for d in range(MAX_DEPTH):  # no move ordering carries over: node counts never depend on history
+        tab[T_FRAMES][d, F_KILLER] = -1
 
 
 # ---------------------------------------------------------------- small position helpers
@@ -496,8 +505,16 @@ def _tag(hsh, gen):
 
 @nb.njit(inline="always", cache=True)
 def _bucket(tab, hsh):
-    mask = np.uint64(tab[T_KEYS].shape[0] - 1)
-    return np.int64(hsh & mask) & ~(BUCKET - 1)
+    """The bucket of a base hash: its number (for T_FILL) and its first slot."""
+    b = np.int64(hsh % np.uint64(tab[T_FILL].shape[0]))
+    return b, b * BUCKET
+
+
+@nb.njit(inline="always", cache=True)
+def _filled(tab, b):
+    """Entries of this solve in bucket b (they fill it from its first slot on)."""
+    fill = tab[T_FILL][b]
+    return fill & 255 if (fill >> 8) == tab[T_COUNTERS][N_GEN] else 0
 
 
 @nb.njit(inline="always", cache=True)
@@ -542,9 +559,9 @@ def _probe(tab, d, target):
     keybuf = tab[T_KEYBUF][d]
     tags = tab[T_TAGS]
     tag = _tag(keybuf[K_TOP], tab[T_COUNTERS][N_GEN])
-    base = _bucket(tab, keybuf[K_TOP])
+    b, base = _bucket(tab, keybuf[K_TOP])
     best = -1
-    for j in range(BUCKET):
+    for j in range(_filled(tab, b)):
         slot = base + j
         if tags[slot] != tag or not _matches(keys, slot, keybuf):
             continue
@@ -599,25 +616,28 @@ def _store(tab, d, result, target, best, relevant):
     tags = tab[T_TAGS]
     tag = _tag(keybuf[K_TOP], gen)
     top = _top_mask(ctx, hands, relevant)
-    base = _bucket(tab, keybuf[K_TOP])
+    b, base = _bucket(tab, keybuf[K_TOP])
+    filled = _filled(tab, b)
     slot = -1
-    for j in range(BUCKET):
+    for j in range(filled):
         t = base + j
         if tags[t] == tag and keys[t, K_TOP] == top and _matches(keys, t, keybuf):
             slot = t
             break
     weight = popcount(_union(ctx, hands))
     if slot < 0:
-        light = 1 << 30
-        for j in range(BUCKET):
-            t = base + j
-            if vals[t, V_GEN] != gen:
-                slot = t
-                break
-            w = vals[t, V_BEST] >> 8
-            if w < light:
-                light = w
-                slot = t
+        if filled < BUCKET:
+            slot = base + filled
+            tab[T_FILL][b] = gen * 256 + filled + 1
+        else:  # full: over the entry nearest the end of play (the cheapest to search again)
+            light = 1 << 30
+            for j in range(BUCKET):
+                t = base + j
+                w = vals[t, V_BEST] >> 8
+                if w < light:
+                    light = w
+                    slot = t
+            tab[T_COUNTERS][N_EVICT] += 1
         tags[slot] = tag
         for i in range(4):
             keys[slot, i] = keybuf[i]
@@ -679,7 +699,8 @@ def _overtaken(ctx, hands, led, wcard, winner, mover, leader, tlen):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, scores, best):
+def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, scores, best,
+               killer):
     """One card per run of equivalent legal cards into moves[:n], best-looking first; returns
     n and the cards left out as equivalent to a lower one.
 
@@ -774,6 +795,8 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                 sc = 3500 - strength - 40 * pts
         if c == best:
             sc = 100000
+        elif c == killer:
+            sc += KILLER_BONUS
         j = n  # insertion by score, highest first
         while j > 0 and scores[j - 1] < sc:
             moves[j] = moves[j - 1]
@@ -947,8 +970,10 @@ def _enter(tab, d):
     f[F_MOVER] = mover
     f[F_MAX] = (ctx[C_MAX] >> mover) & 1
     n, equiv = _gen_moves(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, broken, mover,
-                          tab[T_MOVES][d], tab[T_SCORES][d], best)
+                          tab[T_MOVES][d], tab[T_SCORES][d], best, f[F_KILLER])
     f[F_N] = n
+    for s in range(4):
+        f[F_SMALL + s] = 0
     tab[T_EQUIV][d] = equiv
     f[F_I] = 0
     return -1
@@ -979,6 +1004,27 @@ def _with_groups(tab, d, rel):
 
 
 @nb.njit(cache=True, _nrt=False)
+def _small_limit(ctx, hands, s, rel):
+    """After a move of suit s failed at a node: the rank below which every other card of s
+    would fail the same way (DDS's "one small card per suit", Moves::MakeNext).  The node's
+    results so far relied only on the cards of s at or above its lowest relevant card (in a
+    points game, at or above its lowest point card too), so a card below both plays like the
+    failed one.  16 when no card of s mattered."""
+    rs = (rel >> np.uint64(16 * s)) & SUIT_FIELD
+    if ctx[C_HASPTS]:
+        m = _union(ctx, hands) & _suit_bits(s)
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if ctx[C_POINTS + c]:
+                rs |= _bit(c & 15)
+                break
+    if rs == 0:
+        return 16
+    return lowest_bit(rs)
+
+
+@nb.njit(cache=True, _nrt=False)
 def _search(tab, tlen, leader, broken, target, depth):
     """Can the max side get at least ``target`` from here (current trick included)?
 
@@ -1005,6 +1051,12 @@ def _search(tab, tlen, leader, broken, target, depth):
         if r < 0:  # try the frame's next move, or close it when none is left
             f = frames[d]
             i = f[F_I]
+            while i < f[F_N]:  # skip the small cards already covered (see _small_limit)
+                c = tab[T_MOVES][d][i]
+                if (c & 15) >= f[F_SMALL + (c >> 4)]:
+                    break
+                i += 1
+            f[F_I] = i
             if i == f[F_N]:
                 r = 1 - f[F_MAX]
                 tab[T_COUNTERS][N_ALL_MOVES + 3 * (f[F_TLEN] > 0)] += 1
@@ -1047,10 +1099,16 @@ def _search(tab, tlen, leader, broken, target, depth):
             if r == f[F_MAX]:  # the move settles the node: only its line matters
                 tab[T_COUNTERS][N_CUT_FIRST + (f[F_I] > 0) + 3 * (f[F_TLEN] > 0)] += 1
                 relevant[d] = child
+                f[F_KILLER] = c
                 if f[F_TLEN] == 0:
                     _store(tab, d, r, f[F_TARGET], _rel_card(hands, ctx, c), child)
             else:
                 relevant[d] |= child
+                s = c >> 4
+                if f[F_SMALL + s] == 0:
+                    low = _small_limit(ctx, hands, s, relevant[d])
+                    if (c & 15) < low:
+                        f[F_SMALL + s] = low
                 f[F_I] += 1
                 r = -1
 
