@@ -45,6 +45,7 @@ MAX_DEPTH = 72  # cards played from the root (52 + a partial trick) plus slack
 KEY_WORDS = 10  # see the transposition table section
 BUCKET = 128  # entries a bucket holds (DDS keeps up to 125 a suit-length pattern); the
 # entries of one base (leader, suit lengths...) share one bucket, as many as their top cards differ
+DDS_LEADS = True  # four-seat partnership games lead in DDS's order (_lead_weight)
 KILLER_BONUS = 900  # move-order bonus of the card that last settled a node at the same depth
 SUIT_FIELD = np.uint64(0xFFFF)
 
@@ -698,6 +699,193 @@ def _overtaken(ctx, hands, led, wcard, winner, mover, leader, tlen):
     return False
 
 
+@nb.njit(inline="always", cache=True)
+def _field(m, s):
+    return (m >> np.uint64(16 * s)) & SUIT_FIELD
+
+
+@nb.njit(inline="always", cache=True)
+def _holder(hands, c):
+    for t in range(4):
+        if (hands[t] >> np.uint64(c)) & np.uint64(1):
+            return t
+    return -1
+
+
+@nb.njit(cache=True, _nrt=False)
+def _lead_weight(ctx, hands, u, mover, c, killer, best):
+    """DDS's weight of leading card c (Moves::WeightAllocTrump0 / WeightAllocNT0, four seats
+    in two partnerships): which suit by who holds its top cards, who could ruff, and how many
+    answers the opponents have; the card as the top of its run (DDS plays a run's highest card).
+    Higher is tried first."""
+    trump = ctx[C_TRUMP]
+    h = hands[mover]
+    s = c >> 4
+    pd = (mover + 2) & 3
+    lho = (mover + 1) & 3
+    rho = (mover + 3) & 3
+    tricks = popcount(u) // 4  # tricks left, this one included
+    top = c  # the run's highest card: DDS's move
+    while True:
+        above = u & _suit_bits(s) & ~((_bit(top) << np.uint64(1)) - np.uint64(1))
+        if above == 0:
+            break
+        nxt = lowest_bit(above)
+        if not (h >> np.uint64(nxt)) & np.uint64(1):
+            break
+        top = nxt
+    seq = top != c
+    us = _field(u, s)
+    rrank = popcount(us >> np.uint64((top & 15) + 1)) + 1  # 1 = the suit's highest card
+    w1 = 16 * s + highest_bit(us)
+    winner = _holder(hands, w1)
+    rest = us & ~(np.uint64(1) << np.uint64(w1 & 15))
+    second = -1
+    second_card = -1
+    third = -1
+    if rest:
+        second_card = 16 * s + highest_bit(rest)
+        second = _holder(hands, second_card)
+        rest &= ~(np.uint64(1) << np.uint64(second_card & 15))
+        if rest:
+            third = _holder(hands, 16 * s + highest_bit(rest))
+    n_own = popcount(_field(h, s))
+    n_pd = popcount(_field(hands[pd], s))
+    n_lh = popcount(_field(hands[lho], s))
+    n_rh = popcount(_field(hands[rho], s))
+    count_lh = (tricks if n_lh == 0 else n_lh) << 2
+    count_rh = (tricks if n_rh == 0 else n_rh) << 2
+    is_top = top == w1
+    if trump >= 0 and (u & _suit_bits(trump)):
+        t_pd = _field(hands[pd], trump)
+        t_lh = _field(hands[lho], trump)
+        t_rh = _field(hands[rho], trump)
+        t_own = popcount(_field(h, trump))
+        bonus = 0
+        if s != trump and ((n_lh == 0 and t_lh) or (n_rh == 0 and t_rh)):
+            bonus = -12  # an opponent can ruff
+        if s != trump and n_pd == 0 and t_pd and n_rh > 0:
+            bonus += 17  # the partner can ruff
+        if winner == rho or second == rho:
+            if n_rh != 1:
+                bonus -= 12
+        elif winner == lho and second == pd:
+            if n_pd != 1:
+                bonus += 27
+        if s != trump and n_own == 1 and t_own > 0 and n_pd > 1 and winner == pd:
+            bonus += 19  # the partner wins and returns the suit for a ruff
+        delta = bonus - (((count_lh + count_rh) << 5) // 13)
+        win = False
+        if is_top:
+            if s == trump:
+                win = True
+            elif n_pd != 0 or t_pd == 0:
+                win = (n_lh != 0 or t_lh == 0) and (n_rh != 0 or t_rh == 0)
+            else:
+                win = (n_lh != 0 or t_pd > t_lh) and (n_rh != 0 or t_pd > t_rh)
+        elif _field(hands[pd], s) > (_field(hands[lho], s) | _field(hands[rho], s)):
+            win = s == trump or ((n_lh != 0 or t_lh == 0) and (n_rh != 0 or t_rh == 0))
+        elif s != trump and n_pd == 0 and t_pd != 0:
+            if n_lh == 0 and t_lh != 0 and n_rh == 0 and t_rh != 0:
+                win = t_pd > (t_lh | t_rh)
+            elif n_lh == 0 and t_lh != 0:
+                win = t_pd > t_lh
+            elif n_rh == 0 and t_rh != 0:
+                win = t_pd > t_rh
+            else:
+                win = True
+        if win:
+            if (n_lh == 1 and winner == lho) or (n_rh == 1 and winner == rho):
+                wt = delta + 35 + rrank
+            elif winner == mover:
+                if second == pd:
+                    wt = delta + 48 + rrank
+                elif is_top:
+                    wt = delta + 31
+                else:
+                    wt = delta - 3 + rrank
+            elif winner == pd:
+                wt = delta + (42 if second == mover else 28) + rrank
+            elif seq and top == second_card:
+                wt = delta + 40
+            elif seq:
+                wt = delta + 22 + rrank
+            else:
+                wt = delta + 11 + rrank
+            if top == killer or c == killer:
+                wt += 55
+            elif c == best:
+                wt += 18
+        else:
+            if second == pd and third == pd:
+                delta += 20
+            elif (second == mover and third == pd and n_pd > 1) or \
+                    (second == pd and third == mover and n_pd > 1):
+                delta += 13
+            if (n_lh == 1 and winner == lho) or (n_rh == 1 and winner == rho):
+                wt = delta + rrank + 2
+            elif winner == mover:
+                if second == pd:
+                    wt = delta + 33 + rrank
+                elif is_top:
+                    wt = delta + 38
+                else:
+                    wt = delta - 14 + rrank
+            elif winner == pd:
+                wt = delta + 34 + rrank
+            elif seq and top == second_card:
+                wt = delta + 35
+            else:
+                wt = delta + 17 - ((top & 15) + 2)
+            if top == killer or c == killer:
+                wt += 18
+        return wt
+    delta = -(((count_lh + count_rh) << 5) // 19)
+    if n_pd == 0:
+        delta -= 9
+    if is_top or _field(hands[pd], s) > (_field(hands[lho], s) | _field(hands[rho], s)):
+        if second == rho:
+            if n_rh != 1:
+                delta -= 1
+        elif second == lho:
+            delta += 22 if n_lh != 1 else 16
+        if (second != lho or n_lh == 1) and (second != rho or n_rh == 1):
+            wt = delta + 45 + rrank
+        else:
+            wt = delta + 18 + rrank
+        if top == killer or c == killer:
+            wt += 126
+        elif c == best:
+            wt += 32
+        return wt
+    if winner == rho or second == rho:
+        if n_rh != 1:
+            delta -= 10
+    elif winner == lho and second == pd:
+        if n_pd != 1:
+            delta += 31
+    if second == pd and third == pd:
+        delta += 35
+    elif (second == mover and third == pd and n_pd > 1) or \
+            (second == pd and third == mover and n_pd > 1):
+        delta += 25
+    if (n_lh == 1 and winner == lho) or (n_rh == 1 and winner == rho):
+        wt = delta + 28 + rrank
+    elif winner == mover:
+        wt = delta - 17 + rrank
+    elif not seq:
+        wt = delta + 12 + rrank
+    elif top == second_card:
+        wt = delta + 48
+    else:
+        wt = delta + 29 - rrank
+    if top == killer or c == killer:
+        wt += 47
+    elif c == best:
+        wt += 19
+    return wt
+
+
 @nb.njit(cache=True, _nrt=False)
 def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, scores, best,
                killer):
@@ -751,6 +939,9 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                     if (ht & _suit_bits(s)) == 0:
                         ruffable |= 1 << s
     last_hand = tlen == ctx[C_NACTIVE] - 1
+    # four seats in two partnerships without card points: DDS's lead order
+    dds_leads = DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4 and haspts == 0 \
+        and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1)
     n = 0
     equiv = np.uint64(0)
     m = legal
@@ -766,7 +957,9 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                 continue
         strength = (c & 15) + (16 if s == trump else 0)
         pts = ctx[C_POINTS + c]
-        if tlen == 0:
+        if tlen == 0 and dds_leads:
+            sc = _lead_weight(ctx, hands, u, mover, c, killer, best)
+        elif tlen == 0:
             above = u & _suit_bits(s) & ~((_bit(c) << np.uint64(1)) - np.uint64(1))
             can_ruff = (ruffable >> s) & 1
             if (above & ~h) == 0:  # c cashes the top of the suit
@@ -793,7 +986,9 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                 sc = 4000 - strength - 40 * pts
             else:
                 sc = 3500 - strength - 40 * pts
-        if c == best:
+        if tlen == 0 and dds_leads:
+            pass
+        elif c == best:
             sc = 100000
         elif c == killer:
             sc += KILLER_BONUS
