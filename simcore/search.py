@@ -46,7 +46,6 @@ KEY_WORDS = 10  # see the transposition table section
 BUCKET = 128  # entries a bucket holds (DDS keeps up to 125 a suit-length pattern); the
 # entries of one base (leader, suit lengths...) share one bucket, as many as their top cards differ
 DDS_LEADS = True  # four-seat partnership games lead in DDS's order (_lead_weight)
-KILLER_BONUS = 900  # move-order bonus of the card that last settled a node at the same depth
 SUIT_FIELD = np.uint64(0xFFFF)
 
 # ---------------------------------------------------------------- the context (int64 vector)
@@ -986,12 +985,8 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                 sc = 4000 - strength - 40 * pts
             else:
                 sc = 3500 - strength - 40 * pts
-        if tlen == 0 and dds_leads:
-            pass
-        elif c == best:
+        if c == best and not (tlen == 0 and dds_leads):
             sc = 100000
-        elif c == killer:
-            sc += KILLER_BONUS
         j = n  # insertion by score, highest first
         while j > 0 and scores[j - 1] < sc:
             moves[j] = moves[j - 1]
