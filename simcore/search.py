@@ -1304,10 +1304,14 @@ def _search(tab, tlen, leader, broken, target, depth):
 
 
 @nb.njit(cache=True)
-def _exact(tab, tlen, leader, broken, depth, lo, hi):
-    """Exact value of the position (bounds lo..hi known), by a binary search of boolean searches."""
+def _exact(tab, tlen, leader, broken, depth, lo, hi, first):
+    """Exact value of the position (bounds lo..hi known), by boolean searches "at least t?",
+    the first at t = ``first`` (or the middle when it is outside lo+1..hi): counting tricks,
+    DDS's way, from there one trick at a time (each search's table entries make the next one
+    cheap); counting card points, by a binary search."""
+    linear = tab[T_CTX][C_HASPTS] == 0
+    t = first if lo < first <= hi else (lo + hi + 1) // 2
     while lo < hi:
-        t = (lo + hi + 1) // 2
         ok = _search(tab, tlen, leader, broken, t, depth)
         if tab[T_COUNTERS][N_ABORTED]:
             return -1
@@ -1315,6 +1319,7 @@ def _exact(tab, tlen, leader, broken, depth, lo, hi):
             lo = t
         else:
             hi = t - 1
+        t = (t + 1 if ok else t - 1) if linear else (lo + hi + 1) // 2
     return lo
 
 
@@ -1324,13 +1329,29 @@ def value(tab, tlen, leader, broken):
     tab[T_STACK][:tlen], solver ids)."""
     ctx = tab[T_CTX]
     hi = upper_bound(ctx, tab[T_HANDS], tab[T_STACK], 0, tlen)
-    return _exact(tab, tlen, leader, broken, tlen, 0, hi)
+    return _exact(tab, tlen, leader, broken, tlen, 0, hi, -1)
+
+
+@nb.njit(inline="always", cache=True)
+def _around(v, hi, maxing):
+    """(lo, hi, first threshold) for a card's value when the position is worth v and the
+    card's value lies in 0..hi: at most v for a maximising mover, at least v otherwise."""
+    if maxing:
+        top = min(max(v, 0), hi)
+        return 0, top, top
+    low = min(max(v, 0), hi)
+    return low, hi, low + 1
 
 
 @nb.njit(cache=True)
 def move_values(tab, tlen, leader, broken, cards_out, values_out):
     """Every legal card of the player to move (solver ids) and the exact value after it; the
-    number of cards, or -1 when the solve ran out of its node budget (see set_budget)."""
+    number of cards, or -1 when the solve ran out of its node budget (see set_budget).
+
+    The position's value v first: then no card is worth more than v to a maximising mover
+    (less to a minimising one), so each card's value is searched from v on, one or two
+    boolean searches for most cards, on the table entries v's search left (DDS finds every
+    card's score the same way)."""
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
     stack = tab[T_STACK]
@@ -1338,6 +1359,10 @@ def move_values(tab, tlen, leader, broken, cards_out, values_out):
     mover = leader
     for _ in range(tlen):
         mover = ctx[C_NEXT + mover]
+    root = _exact(tab, tlen, leader, broken, tlen, 0, upper_bound(ctx, hands, stack, 0, tlen), -1)
+    if tab[T_COUNTERS][N_ABORTED]:
+        return -1
+    maxing = (ctx[C_MAX] >> mover) & 1
     legal = _legal(ctx, hands, stack, 0, tlen, mover, broken)
     inplay = _union(ctx, hands)
     for i in range(tlen):
@@ -1358,10 +1383,12 @@ def move_values(tab, tlen, leader, broken, cards_out, values_out):
             if tlen + 1 == ctx[C_NACTIVE]:
                 ws, v = _resolve(ctx, stack, 0, tlen + 1, leader)
                 hi = upper_bound(ctx, hands, stack, tlen + 1, 0)
-                cache[rep] = v + _exact(tab, 0, ws, nbroken, tlen + 1, 0, hi)
+                lo, hi, first = _around(root - v, hi, maxing)
+                cache[rep] = v + _exact(tab, 0, ws, nbroken, tlen + 1, lo, hi, first)
             else:
                 hi = upper_bound(ctx, hands, stack, 0, tlen + 1)
-                cache[rep] = _exact(tab, tlen + 1, leader, nbroken, tlen + 1, 0, hi)
+                lo, hi, first = _around(root, hi, maxing)
+                cache[rep] = _exact(tab, tlen + 1, leader, nbroken, tlen + 1, lo, hi, first)
             hands[mover] ^= _bit(rep)
             if tab[T_COUNTERS][N_ABORTED]:
                 return -1
@@ -1374,7 +1401,7 @@ def move_values(tab, tlen, leader, broken, cards_out, values_out):
 @nb.njit(cache=True)
 def value_between(tab, tlen, leader, broken, lo, hi):
     """Exact value of the position set up in tab when it is known to lie in lo..hi."""
-    return _exact(tab, tlen, leader, broken, tlen, lo, hi)
+    return _exact(tab, tlen, leader, broken, tlen, lo, hi, -1)
 
 
 @nb.njit(cache=True)
