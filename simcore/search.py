@@ -1323,13 +1323,22 @@ def _exact(tab, tlen, leader, broken, depth, lo, hi, first):
     return lo
 
 
+@nb.njit(inline="always", cache=True)
+def _exact_of(tab, tlen, leader, broken, depth, lo, hi, first):
+    """``_exact`` with every number passed as a run-time int64 (and ``broken`` as a bool):
+    Numba compiles a function once per literal argument, so callers passing constants such as
+    0, -1 or False would otherwise compile the whole search again for each."""
+    return _exact(tab, np.int64(tlen), np.int64(leader), np.bool_(broken), np.int64(depth),
+                  np.int64(lo), np.int64(hi), np.int64(first))
+
+
 @nb.njit(cache=True)
 def value(tab, tlen, leader, broken):
     """Exact value of the position set up in tab (hands in tab[T_HANDS], the trick in
     tab[T_STACK][:tlen], solver ids)."""
     ctx = tab[T_CTX]
     hi = upper_bound(ctx, tab[T_HANDS], tab[T_STACK], 0, tlen)
-    return _exact(tab, tlen, leader, broken, tlen, 0, hi, -1)
+    return _exact_of(tab, tlen, leader, broken, tlen, 0, hi, -1)
 
 
 @nb.njit(inline="always", cache=True)
@@ -1359,7 +1368,7 @@ def move_values(tab, tlen, leader, broken, cards_out, values_out):
     mover = leader
     for _ in range(tlen):
         mover = ctx[C_NEXT + mover]
-    root = _exact(tab, tlen, leader, broken, tlen, 0, upper_bound(ctx, hands, stack, 0, tlen), -1)
+    root = _exact_of(tab, tlen, leader, broken, tlen, 0, upper_bound(ctx, hands, stack, 0, tlen), -1)
     if tab[T_COUNTERS][N_ABORTED]:
         return -1
     maxing = (ctx[C_MAX] >> mover) & 1
@@ -1384,11 +1393,11 @@ def move_values(tab, tlen, leader, broken, cards_out, values_out):
                 ws, v = _resolve(ctx, stack, 0, tlen + 1, leader)
                 hi = upper_bound(ctx, hands, stack, tlen + 1, 0)
                 lo, hi, first = _around(root - v, hi, maxing)
-                cache[rep] = v + _exact(tab, 0, ws, nbroken, tlen + 1, lo, hi, first)
+                cache[rep] = v + _exact_of(tab, 0, ws, nbroken, tlen + 1, lo, hi, first)
             else:
                 hi = upper_bound(ctx, hands, stack, 0, tlen + 1)
                 lo, hi, first = _around(root, hi, maxing)
-                cache[rep] = _exact(tab, tlen + 1, leader, nbroken, tlen + 1, lo, hi, first)
+                cache[rep] = _exact_of(tab, tlen + 1, leader, nbroken, tlen + 1, lo, hi, first)
             hands[mover] ^= _bit(rep)
             if tab[T_COUNTERS][N_ABORTED]:
                 return -1
@@ -1401,13 +1410,14 @@ def move_values(tab, tlen, leader, broken, cards_out, values_out):
 @nb.njit(cache=True)
 def value_between(tab, tlen, leader, broken, lo, hi):
     """Exact value of the position set up in tab when it is known to lie in lo..hi."""
-    return _exact(tab, tlen, leader, broken, tlen, lo, hi, -1)
+    return _exact_of(tab, tlen, leader, broken, tlen, lo, hi, -1)
 
 
 @nb.njit(cache=True)
 def at_least(tab, tlen, leader, broken, target):
     """Can the max side get at least ``target`` from the position set up in tab?"""
-    return _search(tab, tlen, leader, broken, target, tlen)
+    return _search(tab, np.int64(tlen), np.int64(leader), np.bool_(broken), np.int64(target),
+                   np.int64(tlen))
 
 
 @nb.njit(cache=True)
