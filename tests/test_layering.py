@@ -35,6 +35,8 @@ LAYERS = [
     ("cluster", ["simcore.cluster"]),
     ("batch", ["simcore.batch"]),
     ("facade", ["simcore"]),
+    # which call for my hand (simcore advise): runs solve/simulate batches, reads them with analyses
+    ("advise", ["simcore.advise"]),
     ("cli", ["simcore.cli", "simcore.__main__"]),
     ("interop", ["simcore.interop", "simcore.interop.*"]),  # bots for other frameworks: on top
 ]
