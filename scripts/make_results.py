@@ -87,6 +87,7 @@ class Job:
     data: str | list[str]  # several folders: the same analysis at several levels of play
     out: str
     needs: str = ""
+    question: str = ""  # the README section (QUESTIONS) this analysis answers
 
     @property
     def folders(self) -> list[str]:
@@ -117,6 +118,12 @@ BATCHES = [
     # levels of play: the same questions under stronger play and open-handed
     Batch("euchre-order-up-pimc8", "euchre", ["--deals", "2000", "--seed", "2", "--what-if", "order-up",
                                               "--policy", "pimc:8"], needs="what-if", check_deals=40),
+    # Spades and Trump Friend under pimc play at every seat (pimc:20: about 10 Spades deals and
+    # 4 Trump Friend deals x 5 calls a second on one core): the first deals of the heuristic
+    # batches of the same seed, played again
+    Batch("spades-pimc", "spades", ["--deals", "600", "--seed", "1", "--policy", "pimc"], check_deals=40),
+    Batch("trump-friend-trump-pimc", "trump-friend", ["--deals", "400", "--seed", "1", "--what-if", "trump",
+                                                      "--policy", "pimc"], needs="what-if", check_deals=16),
     Batch("euchre-dd", "euchre", ["--deals", "20000", "--seed", "2"], verb="solve", check_deals=500),
     Batch("gin-knock-expert/at10", "gin-rummy", ["--deals", "50000", "--seed", "1", "--what-if", "knock",
                                                  "--policy", "expert", "--policy", "knock=at10"],
@@ -126,27 +133,42 @@ BATCHES = [
       for n in (2, 3, 4)],
 ]
 
+# The README's sections: each question a user asks, answered by one or more analyses at one
+# or more levels of play (in this order); the dealing checks close the report.
+QUESTIONS = {
+    "trump": "Trump Friend: which trump should the declarer call?",
+    "friend": "Trump Friend: call a friend, or play alone?",
+    "spades": "Spades: how many tricks does a bid take, and when is nil safe?",
+    "euchre": "Euchre: when to order up, and when to go alone?",
+    "gin": "Gin Rummy: when to knock?",
+    "dummy": "Dummy: how much is the first turn worth, and a speto?",
+    "dealing": "Checks: are the deals uniform?",
+}
+
 JOBS = [
-    Job("trump-call", "data/trump-friend-trump", "results/trump-friend", needs="what-if"),
-    Job("friend-call", "data/trump-friend-friend", "results/trump-friend-friend", needs="what-if"),
-    Job("dealing-check", "data/trump-friend-trump", "results/trump-friend", needs="what-if"),
-    Job("spades-bids", "data/spades-main", "results/spades"),
-    Job("spades-bids", "data/spades-nil", "results/spades-nil", needs="what-if"),
-    Job("dealing-check", "data/spades-main", "results/spades"),
-    Job("euchre-makers", "data/euchre-main", "results/euchre"),
-    Job("euchre-makers", "data/euchre-order-up", "results/euchre-order-up", needs="what-if"),
-    Job("dealing-check", "data/euchre-main", "results/euchre"),
-    Job("gin-knock", "data/gin-knock-whatif", "results/gin-rummy-knock", needs="what-if"),
-    Job("gin-knock", "data/gin-rummy-games", "results/gin-rummy"),
-    Job("dealing-check", "data/gin-rummy-main", "results/gin-rummy"),
-    Job("dummy-advantage", "data/dummy", "results/dummy", needs="dummy"),
-    Job("dealing-check", "data/dummy/players-4", "results/dummy", needs="dummy"),
+    Job("trump-call", ["data/trump-friend-trump", "data/trump-friend-trump-pimc"], "results/trump-friend-levels",
+        needs="what-if", question="trump"),
+    Job("trump-call", "data/trump-friend-trump", "results/trump-friend", needs="what-if", question="trump"),
+    Job("friend-call", "data/trump-friend-friend", "results/trump-friend-friend", needs="what-if",
+        question="friend"),
+    Job("spades-bids", ["data/spades-main", "data/spades-pimc"], "results/spades-levels", question="spades"),
+    Job("spades-bids", "data/spades-main", "results/spades", question="spades"),
+    Job("spades-bids", "data/spades-nil", "results/spades-nil", needs="what-if", question="spades"),
+    Job("euchre-makers", "data/euchre-main", "results/euchre", question="euchre"),
     Job("euchre-makers", ["data/euchre-order-up", "data/euchre-order-up-pimc8"], "results/euchre-levels",
-        needs="what-if"),
-    Job("euchre-dd-order", "data/euchre-dd", "results/euchre-dd"),
+        needs="what-if", question="euchre"),
+    Job("euchre-dd-order", "data/euchre-dd", "results/euchre-dd", question="euchre"),
     Job("gin-knock", ["data/gin-knock-whatif", "data/gin-knock-expert"], "results/gin-rummy-knock-levels",
-        needs="what-if"),
-    Job("dummy-advantage", ["data/dummy", "data/dummy-expert"], "results/dummy-levels", needs="dummy"),
+        needs="what-if", question="gin"),
+    Job("gin-knock", "data/gin-rummy-games", "results/gin-rummy", question="gin"),
+    Job("dummy-advantage", ["data/dummy", "data/dummy-expert"], "results/dummy-levels", needs="dummy",
+        question="dummy"),
+    Job("dealing-check", "data/trump-friend-trump", "results/trump-friend", needs="what-if",
+        question="dealing"),
+    Job("dealing-check", "data/spades-main", "results/spades", question="dealing"),
+    Job("dealing-check", "data/euchre-main", "results/euchre", question="dealing"),
+    Job("dealing-check", "data/gin-rummy-main", "results/gin-rummy", question="dealing"),
+    Job("dealing-check", "data/dummy/players-4", "results/dummy", needs="dummy", question="dealing"),
 ]
 
 
@@ -350,20 +372,36 @@ def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: floa
         "decided at a level (its interval spans the decision, usually the smaller sample), or the answer "
         "changes with the level.  Levels are independent samples of different sizes, so a threshold such "
         "as \"from 3 trumps up\" also moves with the sample size.  Each level's charts and tables are in a "
-        "sub-folder of the section's folder.  Spades and Trump Friend `pimc` runs play 5-20 deals a second "
-        "with one searching seat, so their levels are not part of `make results` yet "
-        "(docs/search_policies_spades_trump_friend.md).",
+        "sub-folder of the section's folder.  Spades and Trump Friend `pimc` runs (every seat searching) "
+        "play a few deals a second, so their samples are hundreds of deals against the heuristic's "
+        "hundreds of thousands; the open-hand Spades and Trump Friend analyses (`spades-dd-bids`, "
+        "`trump-friend-dd`) need full-deal solves of seconds to minutes each and are not part of "
+        "`make results` (docs/analyses.md has their commands).",
         "",
     ]
     if skipped:
         lines += ["Not made yet (this simcore lacks what they need):", ""] + [f"- {s}" for s in skipped] + [""]
-    for job, written in done:
-        summary = next(p for p in written if p.suffix == ".md")
-        text = summary.read_text()
-        rel = Path(job.out).relative_to(RESULTS)
-        text = text.replace("](", f"]({rel}/", 1).replace("### ", "## ", 1)
-        lines += [text, ""]
+    lines += ["## Questions", "", *[f"- [{title}](#{_anchor(title)})" for key, title in QUESTIONS.items()
+                                    if any(job.question == key for job, _ in done)], ""]
+    for key, title in QUESTIONS.items():
+        answers = [(job, written) for job, written in done if job.question == key]
+        if not answers:
+            continue
+        lines += [f"## {title}", ""]
+        for job, written in answers:
+            summary = next(p for p in written if p.suffix == ".md")
+            text = summary.read_text()
+            rel = Path(job.out).relative_to(RESULTS)
+            # the analysis's own "###" title is a sub-section of the question; links into its folder
+            text = text.replace("](", f"]({rel}/", 1)
+            lines += [text, ""]
     return "\n".join(lines)
+
+
+def _anchor(title: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    kept = "".join(ch for ch in title.lower() if ch.isalnum() or ch in " -")
+    return kept.replace(" ", "-")
 
 
 def main(argv=None) -> int:
