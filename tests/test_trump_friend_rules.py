@@ -369,8 +369,10 @@ def harness():
     """The engine's play_and_record around the recording policy and the own-card friend call
     (compiled once, ~6 s)."""
     round_fn = nb.njit(rebind(engine.play_round.py_func, play=_recording_play))
+    # the declarer's calls go through the engine's ``declare`` hook (TF-5)
+    declare_fn = nb.njit(rebind(engine.declare.py_func, choose_friend=_friend_or_own))
     record_fn = nb.njit(rebind(engine.play_and_record.py_func, play_round=round_fn,
-                               choose_friend=_friend_or_own))
+                               declare=declare_fn))
 
     def play(seed, deal_id, declarer, friend_policy, allow_own=True, trump_policy=3,
              policies=(RECORDER,) * 5):

@@ -485,8 +485,9 @@ def games_kernel(seed, start, games, finals, small, wide, seat_values, offsets, 
     """
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
-        games_block(np.int64(b), n_blocks,  # see hands_kernel seed, start, games, finals, small, wide, seat_values, offsets,
-                    record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
+        # np.int64(b): see hands_kernel
+        games_block(np.int64(b), n_blocks, seed, start, games, finals, small, wide, seat_values,
+                    offsets, record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
                     policies, plays, winners, fixed, conds, weights, attempts, bad)
 
 
