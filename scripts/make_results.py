@@ -366,7 +366,7 @@ def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: floa
         "Some questions are asked at more than one level of play: `heuristic` (the built-in policies, "
         "hundreds of thousands of deals), `pimc:8` (a searching player over 8 sampled deals of the unseen "
         "cards per decision, a few thousand deals), `expert` (the rummy games), and `open-hand` "
-        "(`simcore solve`: every card seen, best play by every seat, which real play cannot reach).  A "
+        "(`simcore solve`: every card seen, best play by every seat, which real play cannot reach; a `pimc` player decides as if the sampled deals were open, so it suffers strategy fusion: docs/search_policies.md).  A "
         "section made from several levels shows each question's answer per level with its 95% interval, "
         "every level's own chart below, and one sentence per question: the same at every level, not "
         "decided at a level (its interval spans the decision, usually the smaller sample), or the answer "
