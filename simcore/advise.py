@@ -203,7 +203,7 @@ class Spades:
     default_deals = {"open-hand": 4, "pimc": 120, "heuristic": 40_000}
 
     def rules(self, rules: dict) -> dict:
-        return dict(rules)
+        return {**rules, "first_dealer": "0"}  # hands mode: every deal's dealer (SP-3)
 
     def predeal(self, hand, upcard):
         return [f"{self.seat}=" + ",".join(format_card(c) for c in hand)]
@@ -216,8 +216,8 @@ class Spades:
 
     def rows(self, level, frames: dict) -> pl.LazyFrame:
         if level == "open-hand":
-            # every deal (the dealer is drawn per deal, SP-3, so the hand sits at every position):
-            # the nil's open-hand value and the side's open-hand tricks, in tricks, not points
+            # dealer 0, so seat 1 leads: the nil's open-hand value and the side's open-hand
+            # tricks, in tricks, not points
             f = frames["solve"]
             return pl.concat([
                 f.select("deal", pl.lit("nil").alias("option"), pl.col("dd_nil1").cast(pl.Float64).alias("value"),
@@ -227,9 +227,8 @@ class Spades:
                          (13 - pl.col("dd_tricks")).cast(pl.Float64).alias("value"),
                          pl.lit(None, pl.Float64).alias("win"),
                          (13 - pl.col("dd_tricks")).cast(pl.Float64).alias("tricks"))])
-        # the what-if forces the dealer's left, and the dealer is drawn per deal: keep the deals
-        # whose dealer is seat 0 (a quarter of them)
-        f = frames["nil"].filter(pl.col("dealer") == (self.seat - 1) % 4)
+        # the what-if forces the dealer's left, seat 1 with dealer 0 (``rules``)
+        f = frames["nil"]
         net = pl.col("score1").cast(pl.Float64) - pl.col("score0").cast(pl.Float64)
         return f.select("deal", "option", net.alias("value"),
                         pl.when(pl.col("option") == "nil").then(pl.col("tricks1") == 0)

@@ -119,6 +119,21 @@ def test_sp3_first_dealer_is_drawn_per_game_and_the_deal_passes_left():
         assert group["dealer"].to_list() == [(first + h) % 4 for h in group["hand_no"].to_list()]
 
 
+def test_sp3_a_fixed_first_dealer_deals_every_hand_and_keeps_the_cards():
+    """first_dealer=SEAT (a rules option): every deal of a hands run has that dealer and the very
+    cards of the same deal with a random dealer (the dealer's draw has its own stream); in games
+    mode the first hand's dealer is SEAT and the deal still passes left."""
+    plain = GAME.run_hands(11, 0, 60, Rules(), GAME.policies_from_specs([]))
+    fixed = GAME.run_hands(11, 0, 60, Rules(first_dealer="2"), GAME.policies_from_specs([]))
+    assert (fixed["dealer"] == 2).all() and plain["dealer"].n_unique() == 4
+    for s in SEATS:
+        assert fixed[f"dealt{s}"].to_list() == plain[f"dealt{s}"].to_list()
+    hands, _ = GAME.run_games(5, 0, 10, Rules(target=150, first_dealer="3"), GAME.policies_from_specs([]))
+    for _, group in hands.group_by("game"):
+        group = group.sort("hand_no")
+        assert group["dealer"].to_list() == [(3 + h) % 4 for h in group["hand_no"].to_list()]
+
+
 def test_sp4_bids_run_0_to_13_and_the_contract_is_the_sum_of_non_nil_bids(random_rows):
     bids = random_rows.select(pl.concat_list([f"bid{s}" for s in SEATS])).to_series().explode()
     assert bids.min() == 0 and bids.max() == 13

@@ -26,6 +26,7 @@ from simcore.games.spades.layout import (
     R_BLIND_MIN_DEFICIT,
     R_BLIND_NIL,
     R_BLIND_NIL_VALUE,
+    R_FIRST_DEALER,
     R_MAX_HANDS,
     R_MUST_BREAK,
     R_NIL_VALUE,
@@ -142,6 +143,17 @@ def blind_nil_allowed(rules, view, seat):
     need = rules[R_BLIND_MIN_DEFICIT]
     side = seat & 1
     return need <= 0 or view[V_TOTAL + 1 - side] - view[V_TOTAL + side] >= need
+
+
+@nb.njit(cache=True)
+def first_dealer(seed, a, rules, st):
+    """SP-3: the rules' fixed seat, or ``below(4)`` from the stream (seed, a, 0, 1) (in hands
+    mode the dealer of deal a, in games mode the first dealer of game a).  The draw has its own
+    stream, so a fixed dealer leaves the cards of every deal as they are."""
+    if rules[R_FIRST_DEALER] >= 0:
+        return rules[R_FIRST_DEALER]
+    st[0] = stream_key(seed, a, 0, 1)
+    return below(st, N_SEATS)
 
 
 @nb.njit(inline="always", cache=True)
@@ -450,8 +462,7 @@ def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_poli
         if capped[0]:
             break
         k = start + i
-        st[0] = stream_key(seed, k, 0, 1)
-        dealer = below(st, N_SEATS)  # SP-3
+        dealer = first_dealer(seed, k, rules, st)
         st[0] = stream_key(seed, k, 0, 0)
         if constrained:
             n = constrained_deal(seed, np.uint64(k), np.uint64(0), st, hands, dealer, fixed, conds,
@@ -498,8 +509,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
         if capped[0]:
             break
         game = start + g
-        st[0] = stream_key(seed, game, 0, 1)
-        dealer = below(st, N_SEATS)  # SP-3
+        dealer = first_dealer(seed, game, rules, st)
         totals[0] = 0
         totals[1] = 0
         bags[0] = 0

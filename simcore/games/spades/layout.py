@@ -44,7 +44,8 @@ R_BLIND_MIN_DEFICIT = 6
 R_BLIND_BEFORE_BIDDING = 7  # blind_nil_timing: 0 own_turn, 1 before_bidding
 R_MAX_HANDS = 8
 R_MUST_BREAK = 9  # 1: SP-7 (no spade lead before spades are broken); 0: spades may be led any time
-N_RULES = 10
+R_FIRST_DEALER = 10  # SP-3: the first dealer's seat, or -1: drawn from the game's seed
+N_RULES = 11
 
 # Hand rows are written column by column into (rows, k) views of (k, rows) arrays, so every
 # column is contiguous and the polars frame takes it without a copy (a serial copy of record

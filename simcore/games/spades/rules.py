@@ -33,6 +33,10 @@ class Rules(RulesBase):
         help="SP-7/SP-9: spades may not be led until broken (false: a house rule, spades may "
              "be led at any time)",
     )
+    first_dealer: str = option(
+        "random", choices=("random", "0", "1", "2", "3"),
+        help="SP-3: first dealer seat, or random from the game's seed (hands mode: every hand)",
+    )
     max_hands: int = option(
         1000, minimum=1,
         help="not in the source: a game still undecided after this many hands stops with no "
@@ -58,4 +62,5 @@ def rules_vector(rules: Rules) -> np.ndarray:
     v[layout.R_BLIND_BEFORE_BIDDING] = int(rules.blind_nil_timing == "before_bidding")
     v[layout.R_MAX_HANDS] = rules.max_hands
     v[layout.R_MUST_BREAK] = int(rules.must_break_spades)
+    v[layout.R_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
     return v
