@@ -46,7 +46,7 @@ SOLVE_RUNS = True  # reads `simcore solve` runs (analyses.run_analysis refuses t
 COLOURS = {0: "#C44E52", 1: "#4C72B0", 2: "#55A868", 3: "#8172B2"}
 
 
-def _points(tricks: pl.Expr, march: int) -> pl.Expr:
+def maker_points(tricks: pl.Expr, march: int) -> pl.Expr:
     """The makers' net points for their tricks (EU-16 … EU-18): march points for 5, 1 for
     3–4, −2 when euchred (the defenders score 2)."""
     return (pl.when(tricks == 5).then(march).when(tricks >= 3).then(1).otherwise(-2)).cast(pl.Int8)
@@ -73,7 +73,7 @@ def seat_rows(hands: pl.LazyFrame) -> pl.LazyFrame:
                 side.cast(pl.Int8).alias("tricks"), alone.cast(pl.Int8).alias("alone_tricks"),
             ))
     return pl.concat(parts).with_columns(
-        _points(pl.col("tricks"), 2).alias("points"), _points(pl.col("alone_tricks"), 4).alias("alone_points"))
+        maker_points(pl.col("tricks"), 2).alias("points"), maker_points(pl.col("alone_tricks"), 4).alias("alone_points"))
 
 
 def _aggs() -> list[pl.Expr]:

@@ -44,16 +44,17 @@ TF_STRENGTH = [12, 13] + list(range(1, 12))
 MIN_N = 200  # smallest group drawn on the charts (every group is in the tables)
 
 
-def _suit_count(hand: pl.Expr, suit: int, ranks) -> pl.Expr:
+def suit_count(hand: pl.Expr, suit: int, ranks) -> pl.Expr:
+    """How many of the suit's cards of these ranks (0 = 2 ... 12 = A) the hand holds."""
     return common.count_in(hand, sum(1 << (13 * suit + r) for r in ranks))
 
 
-def _suit_strength(hand: pl.Expr, suit: int) -> pl.Expr:
+def suit_strength(hand: pl.Expr, suit: int) -> pl.Expr:
     """Sum of TF-3 strengths of the suit's cards: four bit-planes, four popcounts."""
     total = pl.lit(0, dtype=pl.Int32)
     for bit in range(4):
         ranks = [r for r in range(13) if TF_STRENGTH[r] >> bit & 1]
-        total = total + _suit_count(hand, suit, ranks).cast(pl.Int32) * (1 << bit)
+        total = total + suit_count(hand, suit, ranks).cast(pl.Int32) * (1 << bit)
     return total
 
 
@@ -65,8 +66,8 @@ def declarer_features(hands: pl.LazyFrame) -> pl.LazyFrame:
     ``pattern_name``) and ``declarer_delta``."""
     dh = common.seat_value("hand", pl.col("declarer"), 5).alias("_dh")
     lengths = [common.suit_length(pl.col("_dh"), s).alias(f"len{s}") for s in range(4)]
-    highs = [_suit_count(pl.col("_dh"), s, HIGH_RANKS).alias(f"high{s}") for s in range(4)]
-    keys = [(common.suit_length(pl.col("_dh"), s).cast(pl.Int32) * 1000 + _suit_strength(pl.col("_dh"), s))
+    highs = [suit_count(pl.col("_dh"), s, HIGH_RANKS).alias(f"high{s}") for s in range(4)]
+    keys = [(common.suit_length(pl.col("_dh"), s).cast(pl.Int32) * 1000 + suit_strength(pl.col("_dh"), s))
             .alias(f"_key{s}") for s in range(4)]
     best_key = pl.max_horizontal([pl.col(f"_key{s}") for s in range(4)])
     longest_suit = pl.coalesce([pl.when(pl.col(f"_key{s}") == best_key).then(pl.lit(s, dtype=pl.Int8))

@@ -33,7 +33,7 @@ import polars as pl
 
 from analyses import common
 from analyses.stats import group_moments, mean_aggs, mean_table, rate_table
-from analyses.trump_call import HIGH_RANKS, NO_TRUMP, _suit_count, _suit_strength, pattern_name
+from analyses.trump_call import HIGH_RANKS, NO_TRUMP, suit_count, suit_strength, pattern_name
 
 NAME = "trump_friend_dd"
 SOLVE_RUNS = True  # reads `simcore solve` runs (analyses.run_analysis refuses them elsewhere)
@@ -74,8 +74,8 @@ def call_rows(hands: pl.LazyFrame) -> pl.LazyFrame:
     dh = common.seat_value("hand", pl.col("declarer"), 5).alias("_dh")
     base = hands.with_columns(dh).with_columns(
         *[common.suit_length(pl.col("_dh"), s).alias(f"len{s}") for s in range(4)],
-        *[_suit_count(pl.col("_dh"), s, HIGH_RANKS).alias(f"high{s}") for s in range(4)],
-        *[(common.suit_length(pl.col("_dh"), s).cast(pl.Int32) * 1000 + _suit_strength(pl.col("_dh"), s))
+        *[suit_count(pl.col("_dh"), s, HIGH_RANKS).alias(f"high{s}") for s in range(4)],
+        *[(common.suit_length(pl.col("_dh"), s).cast(pl.Int32) * 1000 + suit_strength(pl.col("_dh"), s))
           .alias(f"_key{s}") for s in range(4)],
         (20 - card_points(pl.col("kitty"))).alias("in_play"), card_points(pl.col("_dh")).alias("points"))
     best_key = pl.max_horizontal([pl.col(f"_key{s}") for s in range(4)])

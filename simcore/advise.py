@@ -35,7 +35,7 @@ import numpy as np
 import polars as pl
 
 from analyses import common
-from analyses.euchre_dd_order import _points as euchre_points  # EU-16 .. EU-18, as euchre-dd-order scores them
+from analyses.euchre_dd_order import maker_points as euchre_points  # EU-16 .. EU-18, as euchre-dd-order scores them
 from analyses.stats import t_interval, wilson
 from simcore.cards import format_card, parse_cards
 from simcore.errors import SimcoreError
