@@ -45,6 +45,7 @@ MAX_DEPTH = 72  # cards played from the root (52 + a partial trick) plus slack
 KEY_WORDS = 10  # see the transposition table section
 BUCKET = 128  # entries a bucket holds (DDS keeps up to 125 a suit-length pattern); the
 # entries of one base (leader, suit lengths...) share one bucket, as many as their top cards differ
+# (at most 128: a full bucket's fill byte counts BUCKET + its next victim, see _victim)
 DDS_LEADS = True  # four-seat partnership games lead in DDS's order (_lead_weight)
 SUIT_FIELD = np.uint64(0xFFFF)
 
@@ -514,7 +515,20 @@ def _bucket(tab, hsh):
 def _filled(tab, b):
     """Entries of this solve in bucket b (they fill it from its first slot on)."""
     fill = tab[T_FILL][b]
-    return fill & 255 if (fill >> 8) == tab[T_COUNTERS][N_GEN] else 0
+    return min(fill & 255, BUCKET) if (fill >> 8) == tab[T_COUNTERS][N_GEN] else 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def _victim(tab, b, base, gen):
+    """The slot a new entry takes in the full bucket b: the oldest (DDS's round robin,
+    TransTableL::CreateOrUpdate).  Evicting the entry nearest the end of play instead chose the
+    bucket's first slot over and over once one base filled it (all of equal weight), so that
+    base's new entries kept evicting each other while its stale ones stayed: after the search
+    for one target the next one thrashed (a full 13-card deal: 5.9M nodes for "at least 2"
+    alone, 56M after "at least 3").  A full bucket's fill counts on past BUCKET."""
+    k = (tab[T_FILL][b] & 255) - BUCKET  # the low byte is BUCKET + k, k = 0..BUCKET-1
+    tab[T_FILL][b] = gen * 256 + BUCKET + (k + 1) % BUCKET
+    return base + k
 
 
 @nb.njit(inline="always", cache=True)
@@ -629,14 +643,8 @@ def _store(tab, d, result, target, best, relevant):
         if filled < BUCKET:
             slot = base + filled
             tab[T_FILL][b] = gen * 256 + filled + 1
-        else:  # full: over the entry nearest the end of play (the cheapest to search again)
-            light = 1 << 30
-            for j in range(BUCKET):
-                t = base + j
-                w = vals[t, V_BEST] >> 8
-                if w < light:
-                    light = w
-                    slot = t
+        else:
+            slot = _victim(tab, b, base, gen)
             tab[T_COUNTERS][N_EVICT] += 1
         tags[slot] = tag
         for i in range(4):
