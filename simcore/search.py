@@ -421,14 +421,16 @@ def _quick_points(ctx, hands, leader, broken):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _sure_trumps(ctx, hands, side):
+def _sure_trumps(ctx, hands, side, need):
     """(tricks the seats with max-bit ``side`` win whatever happens; the card that depends on).
 
     Every card gets played, one a trick, and a seat's trump wins its trick for the side unless
     an opponent plays a higher trump into it; each opponent trump spoils one trick at most.  So
     a seat with k trumps wins at least k minus the most of its trumps the opponents' trumps can
     be matched above (greedy, from the lowest).  The count depends on the ranks of that seat's
-    and the opponents' trumps only, so the lowest of them is the card it relies on."""
+    and the opponents' trumps only, so the lowest of them is the card it relies on.  When a
+    seat's trumps above all of the opponents' already make ``need`` tricks, the count relies
+    only on the lowest of those ``need`` (as in :func:`_quick_tricks`)."""
     trump = ctx[C_TRUMP]
     if trump < 0:
         return 0, np.uint64(0)
@@ -438,6 +440,10 @@ def _sure_trumps(ctx, hands, side):
         if ((maxi >> t) & 1) != side:
             other |= hands[t]
     ot = (other >> np.uint64(16 * trump)) & SUIT_FIELD
+    if need > 0:
+        for t in range(ctx[C_NSEATS]):
+            if ((maxi >> t) & 1) == side and _top_count(hands[t], other, trump) >= need:
+                return need, _kth_highest(hands[t], trump, need) if ot else np.uint64(0)
     best = 0
     best_low = np.uint64(0)
     for t in range(ctx[C_NSEATS]):
@@ -1162,11 +1168,11 @@ def _enter(tab, d):
                 tab[T_COUNTERS][N_QUICK_CUTS] += 1
                 relevant[d] = rq
                 return 0
-            q, rq = _sure_trumps(ctx, hands, 1)
+            q, rq = _sure_trumps(ctx, hands, 1, (target + ctx[C_CONST] - 1) // ctx[C_CONST])
             if q * ctx[C_CONST] >= target:
                 relevant[d] = rq
                 return 1
-            q, rq = _sure_trumps(ctx, hands, 0)
+            q, rq = _sure_trumps(ctx, hands, 0, (hi - target) // ctx[C_CONST] + 1)
             if hi - q * ctx[C_CONST] < target:
                 relevant[d] = rq
                 return 0
