@@ -933,7 +933,10 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
 
     Following: win the trick with the cheapest card that does, or duck with the lowest when
     the trick already goes the mover's way (in a points game, throw points to a winning
-    partner and keep them from a losing trick).  Leading: cash a master the opponents cannot
+    partner and keep them from a losing trick).  In the four-seat partnership games a card
+    that leaves the trick the mover's side's for now, though a later seat could still take it,
+    comes next, lowest first (highest first and after the cards that lose the trick, as
+    before, cost 339k against 254k nodes on 40 full Spades deals), then the lowest others.  Leading: cash a master the opponents cannot
     ruff, lead low to the partner's master, else low.  ``best`` (the table's remembered best
     card, or -1) goes first.
     """
@@ -1019,6 +1022,8 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                                   leader, tlen)
             if ours and safe:
                 sc = (8000 if not wins else 7000) - strength + 40 * pts * haspts
+            elif ours and dds_leads:  # lowest first, before the cards that lose the trick
+                sc = 4500 - strength
             elif ours:
                 sc = 3000 + strength if not last_hand else 5000 - strength
             elif safe or last_hand:
