@@ -471,6 +471,46 @@ def _sure_trumps(ctx, hands, side, need):
     return best, _bit(16 * trump + lowest_bit(best_low))
 
 
+@nb.njit(cache=True, _nrt=False)
+def _nil_sure_trumps(ctx, hands, need):
+    """(tricks the counted seat must win when the count side minimises it, a nil: the least
+    tricks of one seat; the card that depends on).  Every card gets played, and the seat's
+    trump wins its trick unless another seat, its partner included, plays a higher trump into
+    it, each such trump spoiling one trick at most: so the seat wins at least its trumps
+    minus the most of them the others' trumps can be matched above (as :func:`_sure_trumps`
+    counts for a side).  The nil objective has no quick tricks (its count and max sides
+    differ); this bound is what sets a nil whose bidder holds high trumps."""
+    trump = ctx[C_TRUMP]
+    count = ctx[C_COUNT]
+    if trump < 0 or popcount(np.uint64(count)) != 1:
+        return 0, np.uint64(0)
+    seat = lowest_bit(np.uint64(count))
+    other = np.uint64(0)
+    for t in range(ctx[C_NSEATS]):
+        if t != seat:
+            other |= hands[t]
+    mine = _field(hands[seat], trump)
+    ot = _field(other, trump)
+    if mine == 0:
+        return 0, np.uint64(0)
+    if need > 0 and _top_count(hands[seat], other, trump) >= need:
+        return need, _kth_highest(hands[seat], trump, need) if ot else np.uint64(0)
+    lost = 0
+    free = mine
+    o = ot
+    while o and free:
+        b = lowest_bit(o)
+        o &= o - np.uint64(1)
+        below = free & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
+        if below:
+            free ^= below & (~below + np.uint64(1))
+            lost += 1
+    k = popcount(mine) - lost
+    if k <= 0 or ot == 0:
+        return max(k, 0), np.uint64(0)
+    return k, _bit(16 * trump + lowest_bit(mine | ot))
+
+
 # ---------------------------------------------------------------- transposition table
 # An entry says: for every position with this *base* (leader, broken flag, each seat's suit
 # lengths, and in a points game the point pattern) whose top cards of each suit, down to the
@@ -1181,6 +1221,11 @@ def _enter(tab, d):
             if hi - q * ctx[C_CONST] < target:
                 relevant[d] = rq
                 return 0
+        elif ctx[C_HASPTS] == 0 and (ctx[C_COUNT] & ctx[C_MAX]) == 0:  # a nil
+            q, rq = _nil_sure_trumps(ctx, hands, (target + ctx[C_CONST] - 1) // ctx[C_CONST])
+            if q * ctx[C_CONST] >= target:
+                relevant[d] = rq
+                return 1
         elif ctx[C_QUICK_POINTS]:
             q, rq = _quick_points(ctx, hands, leader, broken)
             tab[T_COUNTERS][N_QUICK] += 1

@@ -177,6 +177,21 @@ def test_sp5_nil_the_opponents_pick_the_lead_that_sets_it(solver):
 
 
 @BOTH
+def test_sp5_a_nil_bidder_holding_high_spades_takes_all_but_those_the_ace_can_cover(solver):
+    """nil=0 holds KS QS 2H, seat 1 AS 3H 4H, seats 2 and 3 only hearts (seat 3's are the
+    highest); seat 3 leads.  Every card gets played, and only AS can beat seat 0's spades, once:
+    seat 0 takes at least 1 (the search's sure-trump bound for a nil).  And no more: seat 3 wins
+    the first heart, leads another, seat 1 must follow, seat 0 (void) ruffs; it then has to
+    lead its last spade into AS.  Nil value 1 whichever heart seat 3 leads."""
+    hands = ["KS QS 2H", "AS 3H 4H", "5H 6H 7H", "8H 9H TH"]
+    assert solved(solver, GAME, hands, 3, (), nil=0) == (1, {C("8H"): 1, C("9H"): 1, C("TH"): 1})
+    # Held to 0 when partner 2 holds AS instead and overtakes (the bound counts the partner's
+    # trumps as spoilers too): seat 2 plays AS on seat 0's spade.
+    hands = ["KS 2H", "3H 4H", "AS 5H", "8H 9H"]
+    assert solved(solver, GAME, hands, 3, (), nil=0) == (0, {C("8H"): 0, C("9H"): 0})
+
+
+@BOTH
 def test_sp7_must_break_changes_the_value(solver):
     """Seat 0 holds AS AH, seat 1 2S 3D, seats 2 and 3 only diamonds; seat 0 leads.
     Spades led at once (allowed once broken, or with must_break_spades off): AS draws 2S, AH
