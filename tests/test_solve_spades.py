@@ -129,15 +129,20 @@ def mid_trick_positions_match_dds(n: int, seed: int, tricks_played=range(0, 6)):
         assert got == (value, moves), oracle.Position(GAME, hands, leader, trick, NO_BREAK, {})
 
 
-# The default run is sized for the solver measured on 2026-12-01: ~0.2-40 s for a full deal
-# with every opening lead valued (one 13-card mid-trick position took 168 s), so full deals run
-# in the opt-in sweep only (`-m sweep`), and the default run checks positions 2-5 tricks into real deals.
-# Move the full deals back here (30-50 of them) once the solver runs at DDS speed.
+# The default run is sized for the solver measured on 2026-12-01 (session 7): a full deal with
+# every opening lead valued takes 0.24 s mean, 2.5 s at most over the 40 of the sweep, so the
+# default run checks a few full deals and positions 2-5 tricks into real deals, and the opt-in
+# sweep (`-m sweep`) 40 full deals and 40 positions from any trick.
 DDS_MID_TRICK = 30
+DDS_FULL = 8
 
 
 def test_mid_trick_positions_of_full_deals_match_dds():
     mid_trick_positions_match_dds(DDS_MID_TRICK, seed=23, tricks_played=range(2, 6))
+
+
+def test_a_few_full_deals_match_dds_without_must_break():
+    full_deals_match_dds(DDS_FULL, seed=24)
 
 
 @pytest.mark.sweep
