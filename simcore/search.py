@@ -428,7 +428,8 @@ def _sure_trumps(ctx, hands, side, need):
     an opponent plays a higher trump into it; each opponent trump spoils one trick at most.  So
     a seat with k trumps wins at least k minus the most of its trumps the opponents' trumps can
     be matched above (greedy, from the lowest).  The count depends on the ranks of that seat's
-    and the opponents' trumps only, so the lowest of them is the card it relies on.  When a
+    trumps and of the opponents' above its lowest (one below them all spoils nothing), so its
+    lowest trump is the card it relies on.  When a
     seat's trumps above all of the opponents' already make ``need`` tricks, the count relies
     only on the lowest of those ``need`` (as in :func:`_quick_tricks`)."""
     trump = ctx[C_TRUMP]
@@ -465,7 +466,7 @@ def _sure_trumps(ctx, hands, side, need):
                 lost += 1
         if k - lost > best:
             best = k - lost
-            best_low = mine | ot
+            best_low = mine  # an opponent trump below them all spoils none
     if best == 0 or ot == 0:
         return best, np.uint64(0)
     return best, _bit(16 * trump + lowest_bit(best_low))
@@ -508,7 +509,7 @@ def _nil_sure_trumps(ctx, hands, need):
     k = popcount(mine) - lost
     if k <= 0 or ot == 0:
         return max(k, 0), np.uint64(0)
-    return k, _bit(16 * trump + lowest_bit(mine | ot))
+    return k, _bit(16 * trump + lowest_bit(mine))
 
 
 # ---------------------------------------------------------------- transposition table
