@@ -1437,10 +1437,17 @@ def _exact_of(tab, tlen, leader, broken, depth, lo, hi, first):
 @nb.njit(cache=True)
 def value(tab, tlen, leader, broken):
     """Exact value of the position set up in tab (hands in tab[T_HANDS], the trick in
-    tab[T_STACK][:tlen], solver ids)."""
+    tab[T_STACK][:tlen], solver ids).
+
+    Counting tricks, the first search asks for one trick less than half of them: searches that
+    succeed keep their table entries for the next, one higher, and a failed one starts anew
+    (see _exact), so starting below the value pays (full Spades deals, 13 tricks: 232k nodes
+    mean from 5 against 252k from 7 on 40 deals, 259k against 264k on 40 others; a nil of 9
+    cards 34k against 44k)."""
     ctx = tab[T_CTX]
     hi = upper_bound(ctx, tab[T_HANDS], tab[T_STACK], 0, tlen)
-    return _exact_of(tab, tlen, leader, broken, tlen, 0, hi, -1)
+    first = hi // 2 - 1 if ctx[C_HASPTS] == 0 else -1
+    return _exact_of(tab, tlen, leader, broken, tlen, 0, hi, first)
 
 
 @nb.njit(inline="always", cache=True)
