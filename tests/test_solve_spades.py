@@ -129,15 +129,20 @@ def mid_trick_positions_match_dds(n: int, seed: int, tricks_played=range(0, 6)):
         assert got == (value, moves), oracle.Position(GAME, hands, leader, trick, NO_BREAK, {})
 
 
-# The default run is sized for the solver measured on 2026-12-01: ~0.2-40 s for a full deal
-# with every opening lead valued (one 13-card mid-trick position took 168 s), so full deals run
-# in the opt-in sweep only (`-m sweep`), and the default run checks positions 2-5 tricks into real deals.
-# Move the full deals back here (30-50 of them) once the solver runs at DDS speed.
+# The default run is sized for the solver measured on 2026-12-01 (session 7): a full deal with
+# every opening lead valued takes 0.24 s mean, 2.5 s at most over the 40 of the sweep, so the
+# default run checks a few full deals and positions 2-5 tricks into real deals, and the opt-in
+# sweep (`-m sweep`) 40 full deals and 40 positions from any trick.
 DDS_MID_TRICK = 30
+DDS_FULL = 8
 
 
 def test_mid_trick_positions_of_full_deals_match_dds():
     mid_trick_positions_match_dds(DDS_MID_TRICK, seed=23, tricks_played=range(2, 6))
+
+
+def test_a_few_full_deals_match_dds_without_must_break():
+    full_deals_match_dds(DDS_FULL, seed=24)
 
 
 @pytest.mark.sweep
@@ -174,6 +179,21 @@ def test_sp5_nil_the_opponents_pick_the_lead_that_sets_it(solver):
     maximise: 2."""
     hands = ["2H 2C", "3H KC", "4D AC", "5D 6D"]
     assert solved(solver, GAME, hands, 0, (), nil=1) == (2, {C("2H"): 2, C("2C"): 0})
+
+
+@BOTH
+def test_sp5_a_nil_bidder_holding_high_spades_takes_all_but_those_the_ace_can_cover(solver):
+    """nil=0 holds KS QS 2H, seat 1 AS 3H 4H, seats 2 and 3 only hearts (seat 3's are the
+    highest); seat 3 leads.  Every card gets played, and only AS can beat seat 0's spades, once:
+    seat 0 takes at least 1 (the search's sure-trump bound for a nil).  And no more: seat 3 wins
+    the first heart, leads another, seat 1 must follow, seat 0 (void) ruffs; it then has to
+    lead its last spade into AS.  Nil value 1 whichever heart seat 3 leads."""
+    hands = ["KS QS 2H", "AS 3H 4H", "5H 6H 7H", "8H 9H TH"]
+    assert solved(solver, GAME, hands, 3, (), nil=0) == (1, {C("8H"): 1, C("9H"): 1, C("TH"): 1})
+    # Held to 0 when partner 2 holds AS instead and overtakes (the bound counts the partner's
+    # trumps as spoilers too): seat 2 plays AS on seat 0's spade.
+    hands = ["KS 2H", "3H 4H", "AS 5H", "8H 9H"]
+    assert solved(solver, GAME, hands, 3, (), nil=0) == (0, {C("8H"): 0, C("9H"): 0})
 
 
 @BOTH
