@@ -20,9 +20,8 @@ compiles the Numba cache), so they describe steady-state throughput.  Steps (``-
     cluster   ``--cluster local:1`` against ``--cluster local:2`` on one long run
     pimc      decisions per second of each trick game's ``pimc`` (default W) on one thread: one
               searching seat, its decisions counted from the logged hands (cards with more than
-              one legal choice, bids and calls; Gin: two questions a turn of the seat, a
-              draw or upcard question and a discard), divided by the search time (the run's
-              time less the same deals all heuristic); Gin also in hands/s
+              one legal choice, bids and calls), divided by the search time (the run's time
+              less the same deals all heuristic)
     solve     the open-hand solvers, single thread (scripts/bench_solve.py: Spades against DDS,
               Euchre DD tables, Trump Friend endings and full deals; time and nodes per solve,
               mean/median/max), and ``simcore solve GAME`` on 1 and 2 threads (deals/s, capped
@@ -574,12 +573,9 @@ def cluster_step(table, sizes):
 # Issue 14 item 8: decisions per second per core at the default W.  One seat searches (Trump
 # Friend: seat 1, a defender, so the declarer's calls stay out of it), heuristic elsewhere.
 
-SEARCH_HANDS = {"euchre": 400, "spades": 64, "trump-friend": 96, "gin-rummy": 200}  # quick: 1/4
-SEARCH_SEAT = {"euchre": 0, "spades": 0, "trump-friend": 1, "gin-rummy": 0}
-# issue 14, per core; Gin (issue 15): 2,000 hands in minutes, i.e. about 10 hands/s or 100
-# questions/s (some 10 turns a hand, a draw and a discard question each)
-DECISION_TARGET = {"euchre": 500, "spades": 20, "trump-friend": 20, "gin-rummy": 100}
-SEARCHED = SOLVED + ("gin-rummy",)  # the games with a pimc policy
+SEARCH_HANDS = {"euchre": 400, "spades": 64, "trump-friend": 96}  # hands a timing (quick: 1/4)
+SEARCH_SEAT = {"euchre": 0, "spades": 0, "trump-friend": 1}
+DECISION_TARGET = {"euchre": 500, "spades": 20, "trump-friend": 20}  # issue 14, per core
 
 
 def euchre_suit(c: int, trump: int) -> int:
@@ -640,9 +636,6 @@ def seat_decisions(name: str, row, seat: int) -> int:
     """The decisions ``seat`` made in one logged hand: cards with more than one legal choice,
     plus its bid (Spades) or its bidding decisions (Euchre).  Trump Friend: cards only (seat
     1 is never the declarer in hands mode, whose calls these would be)."""
-    if name == "gin-rummy":  # each turn a draw (or upcard) question and a discard
-        first = row["upcard_taker"] if row["upcard_taker"] >= 0 else 1 - row["dealer"]
-        return 2 * ((row["turns"] + (first == seat)) // 2)
     plays = list(row["plays"])
     if name == "euchre":
         if row["maker"] < 0:
@@ -696,13 +689,10 @@ def pimc_step(table, names, sizes, repeats):
         decisions, seconds, r = search_rate(game, hands, repeats)
         target = DECISION_TARGET[name]
         worlds = game.play_policies["pimc"] - 10000  # PIMC + W (simcore.games.searching)
-        gin = name == "gin-rummy"  # decisions: draw and discard questions (knocks not counted)
         table.row(name, f"`pimc` (W = {worlds}) decisions of seat {SEARCH_SEAT[name]}, "
                   f"heuristic elsewhere ({hands:,} hands, {decisions:,} decisions, "
                   f"{seconds:.1f} CPU s of search)", 1, f"{r:,.1f} decisions/s",
-                  f"{1000 / r:.2f} ms a decision"
-                  + (f", {hands / seconds:,.1f} hands/s" if gin else "")
-                  + f"; issue {15 if gin else 14} target {target}/s "
+                  f"{1000 / r:.2f} ms a decision; issue 14 target {target}/s "
                   f"{'met' if r >= target else 'NOT met'}")
 
 
@@ -887,7 +877,7 @@ def main(argv=None, out=sys.stdout) -> Table:
     if with_tf and "cluster" in steps:
         cluster_step(table, sizes)
     if "pimc" in steps:
-        pimc_step(table, [n for n in names if n in SEARCHED], sizes, args.repeats)
+        pimc_step(table, [n for n in names if n in SOLVED], sizes, args.repeats)
     if "solve" in steps:
         solve_step(table, [n for n in names if n in SOLVED], threads, args.solve_seconds)
     table.note(f"Load average at the end (this run included): {os.getloadavg()[0]:.2f}.")

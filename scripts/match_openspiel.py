@@ -7,10 +7,8 @@
     .venv/bin/python scripts/match_openspiel.py agree --hands 1000 --search-hands 400  # + pimc, dd
     .venv/bin/python scripts/match_openspiel.py ismcts --on euchre --sims 1000 --hands 1000
     .venv/bin/python scripts/match_openspiel.py gin --hands 2000 --params 5,0.6,7,6,1,2,1,1,10,4,1,0,1,0,11,1000
-    .venv/bin/python scripts/match_openspiel.py gin --hands 2000 --policies pimc,expert
 
-Gin: simcore's ``expert`` and ``heuristic`` against ``pyspiel.make_simple_gin_rummy_bot``
-(``--policies``: the named ones, e.g. ``pimc``, then the first minus the others paired).
+Gin: simcore's ``expert`` and ``heuristic`` against ``pyspiel.make_simple_gin_rummy_bot``.
 Euchre and Spades: simcore's ``heuristic`` partnership against uniform random bots (and, with
 ``--ismcts N``, Euchre against ``pyspiel.ISMCTSBot`` with N simulations a move and random
 rollouts); ``ismcts``: simcore's ``--policies`` (default pimc and heuristic) against
@@ -150,10 +148,6 @@ def gin(args):
                 ("expert", heuristic, "simcore heuristic")]
     if args.params:  # only the expert with these weights against the simple bot
         matchups = [(expert_with(args.params), simple, "simple_gin_rummy_bot")]
-    elif args.policies:  # only these simcore policies (e.g. pimc:64,expert) against it
-        matchups = [(p.strip(), simple, "simple_gin_rummy_bot")
-                    for p in args.policies.split(",") if p.strip()]
-    vs_simple = {}
     for policy, other, other_name in matchups:
         ours = lambda p, policy=policy: make_bot(game, p, policy, seed=args.seed)  # noqa: E731
         margins, s, knocks = match(game, ours, other, args.hands, args.seed,
@@ -161,14 +155,6 @@ def gin(args):
         label = f"gin {policy} vs {other_name}".replace("expert-params", f"expert({args.params})")
         lines.append(row(label, margins, s))
         knock_lines.append(knock_row(label, margins, knocks))
-        if other is simple:
-            vs_simple[policy] = margins
-    if args.policies and len(vs_simple) > 1:  # the first policy minus each other, paired
-        first, *others = vs_simple
-        lines += ["", "| paired: simcore policies on the same hands | hands | points/hand "
-                      "(95%) | hands won (95%) |", "|---|---|---|---|"]
-        lines += [paired_row(f"gin {first} minus {o}", vs_simple[first], vs_simple[o])
-                  for o in others]
     return lines, knock_lines
 
 
@@ -502,13 +488,10 @@ def main(argv=None):
     # both of which ISMCTSBot needs, so only euchre
     ap.add_argument("--on", choices=("euchre",), default="euchre", help="ismcts: the game")
     ap.add_argument("--sims", type=int, default=1000, help="ismcts: simulations a move")
-    ap.add_argument("--policies",
-                    help="ismcts: simcore policies, comma-separated (default pimc,heuristic); "
-                         "gin: only these policies against the simple gin bot (the first "
-                         "minus each other, paired)")
+    ap.add_argument("--policies", default="pimc,heuristic",
+                    help="ismcts: simcore policies, comma-separated (default pimc,heuristic)")
     args = ap.parse_args(argv)
     if args.game == "ismcts":
-        args.policies = args.policies or "pimc,heuristic"
         print("\n".join(vs_ismcts(args)))
         return
     if args.game == "agree":

@@ -18,8 +18,8 @@ import time
 
 # Longest compile first, so the two processes finish together.  "pimc:GAME" is a trick game's
 # search-policy kernel set (its own cached kernels, compiled only for a pimc/dd run).
-GAMES = ("pimc:euchre", "pimc:spades", "pimc:trump-friend", "pimc:gin-rummy", "trump-friend",
-         "spades", "gin-rummy", "dummy", "euchre")
+GAMES = ("pimc:euchre", "pimc:spades", "pimc:trump-friend", "trump-friend", "spades", "gin-rummy",
+         "dummy", "euchre")
 
 
 # A two-card ending per trick game: compiles its open-hand solver (value and moves).
@@ -42,8 +42,6 @@ def warm(game: str) -> None:
         game = game.split(":", 1)[1]
         if "pimc" in games.get(game).play_policies:  # a game without search policies yet: nothing
             simcore.simulate(game, 2, seed=1, policy=["0=pimc:2"])
-        if game == "gin-rummy":  # its tests also play games (Gin's search kernels are its own)
-            simcore.simulate(game, 1, seed=1, mode="games", policy=["0=pimc:2"])
         return
     simcore.simulate(game, 4, seed=1)
     simcore.simulate(game, 2, seed=1, mode="games")

@@ -34,7 +34,6 @@ from simcore.melds import (
     to_sequence,
 )
 from simcore.games.gin_rummy import layout as L
-from simcore.games.gin_rummy import pimc
 from simcore.games.gin_rummy.policies import PLAY_POLICIES, builtin_play
 from simcore.games.gin_rummy.rules import Rules
 
@@ -233,22 +232,6 @@ def builtin(name: str) -> Decisions:
 
 POLICIES = {name: no_argument(lambda name=name: builtin(name))
             for name in ("random", "heuristic", "expert")}
-
-
-def searching(arg, table: Table) -> Decisions:
-    """simcore's ``pimc`` / ``pimc:W`` (``simcore.games.gin_rummy.pimc``), its play-outs scored
-    with the table's rules."""
-    name = "pimc" if arg is None else f"pimc:{arg}"
-    if name not in pimc.PLAY_POLICIES:
-        raise SimcoreError(f"{name}: W must be a whole number of worlds 1 ... 10000")
-    pid, settings = pimc.PLAY_POLICIES[name], pimc.rules_vector(table.rules)
-    return Decisions(play=lambda kind, seat, hand, view, st: pimc.choose(
-        pid, kind, seat, hand, view, st, settings))
-
-
-def policies(table: Table) -> dict:
-    """The policy table of a game with these settings: the built-ins and ``pimc[:W]``."""
-    return POLICIES | {"pimc": lambda arg: searching(arg, table)}
 
 
 def seat_view(obs: Observation, table: Table, taken: int = -1) -> np.ndarray:

@@ -20,27 +20,14 @@ from simcore.games.base import (
     n_blocks,
     with_attempts,
 )
-from simcore.games.gin_rummy import engine, layout, pimc
+from simcore.games.gin_rummy import engine, layout
 from simcore.games.gin_rummy.engine import games_kernel, hands_kernel, with_play
-from simcore.games.gin_rummy.policies import KNOCK_POLICIES, USER_POLICY, builtin_play
+from simcore.games.gin_rummy.policies import KNOCK_POLICIES, PLAY_POLICIES, USER_POLICY, builtin_play
 from simcore.games.gin_rummy.rules import Rules
-from simcore.games.searching import check_choice, search_blocks, searching
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
 _kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel))
-
-
-def _kernel_setup(choice: PolicyChoice, rules: Rules, count: int):
-    """(hands kernel, games kernel, the seats' policy ids, blocks): a run with a searching
-    seat (pimc) gets the search kernels, compiled only then, and its ids carry the rules the
-    search scores with (pimc.rules_vector)."""
-    ids = GAME.policy_ids(choice, USER_POLICY)
-    if searching(choice):
-        check_choice(choice)
-        return (*pimc.kernels(), np.concatenate([ids, pimc.rules_vector(rules)]),
-                search_blocks(count))
-    return (*_kernels(choice), ids, n_blocks(count))
 
 USER_POLICY_DOC = """A Gin Rummy play policy is a jitted function
     policy(kind, seat, hand, view, st) -> int
@@ -124,14 +111,14 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
 
 def _hands(seed, start, count, rules, choice, deal_filter, knock_what_if):
-    kernel, _, ids, blocks = _kernel_setup(choice, rules, count)
+    kernel, _ = _kernels(choice)
     out = np.zeros(count, layout.HAND_ROW)
     dealt, finals, deadwoods = _hand_arrays(count)
-    bad = np.zeros((blocks, 2), np.int64)
+    bad = np.zeros((n_blocks(count), 2), np.int64)
     attempts = np.zeros(count, np.int64)
     capped = np.zeros(1, np.int64)
     kernel(np.uint64(seed), np.int64(start), out, dealt, finals, deadwoods,
-           config(rules, choice, knock_what_if), ids,
+           config(rules, choice, knock_what_if), GAME.policy_ids(choice, USER_POLICY),
            *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped, bad)
     dealing.check_capped(capped)
     _check(bad)
@@ -145,11 +132,13 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
     The kernel runs twice: once to learn each game's length, then to write every hand row at
     its offset (streams are keyed by seed, game, hand, so both runs play the same games)."""
-    _, kernel, ids, blocks = _kernel_setup(choice, rules, count)
+    _, kernel = _kernels(choice)
     games = np.zeros(count, layout.GAME_ROW)
     scores = np.zeros((count, 4), np.int64)
+    blocks = n_blocks(count)
     bad = np.zeros((blocks, 3), np.int64)
     cfg = config(rules, choice)
+    ids = GAME.policy_ids(choice, USER_POLICY)
     constraints = dealing.filter_arrays(LAYOUT, deal_filter)
 
     def play(rows, offsets, record):
@@ -190,9 +179,8 @@ GAME = Game(
     name="gin-rummy",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
-    play_policies=pimc.PLAY_POLICIES,
+    play_policies=PLAY_POLICIES,
     default_play="heuristic",
-    policy_notes=pimc.NOTES,
     decisions={"knock": KNOCK_POLICIES},
     default_decisions={"knock": "limit"},
     run_hands=run_hands,
