@@ -870,7 +870,10 @@ def _store(tab, d, result, target, best, relevant):
             tab[T_FILL][b] = gen * 256 + filled + 1
         else:  # full: over the entry nearest the end of play (the cheapest to search again)
             light = 1 << 30
-            for j in range(BUCKET):
+            if _nil_seat(ctx) >= 0:  # a nil's entries of one base all weigh the same: rotate
+                light = -1
+                slot = base + tab[T_COUNTERS][N_EVICT] % BUCKET
+            for j in range(BUCKET if light > 0 else 0):
                 t = base + j
                 w = vals[t, V_BEST] >> 8
                 if w < light:
