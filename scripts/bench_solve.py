@@ -1,12 +1,13 @@
 """Speed of the open-hand solvers, single thread, on the same random deals in one run.
 
     python scripts/bench_solve.py [--spades N] [--spades-cards K] [--spades-nil N]
-                                  [--spades-break N] [--euchre N] [--trump-friend N] [--seed S]
+                                  [--spades-break N] [--spades-budget NODES] [--euchre N] [--trump-friend N] [--seed S]
 
 * Spades: the exact value (tricks of seats 0+2, seat 0 leading, must_break_spades=false) of N
   deals of K cards a seat, timed against DDS (endplay's ``solve_board`` with
   ``SolveMode.OptimalOne``, one call per deal, single-threaded), interleaved deal by deal, and
-  checked equal.  Also breaking on (SP-7), and the nil objective of seat 0.
+  checked equal.  Also breaking on (SP-7), and (--spades-nil N) N deals solved as ``simcore solve
+  spades`` does: the trick count and the nil of each of the four seats, timed per solve.
 * Euchre: the full 20-value DD table of a deal (``euchre.solver.deal_table``: dd_t0..3 with the
   dealer's best discard when t is the upcard's suit, dd_alone{s}_t{t}), deals per second.
 * Trump Friend: one exact solve of a full deal (5 x 10 cards; ``--trump-friend-cards K`` for
@@ -90,6 +91,30 @@ def bench_spades(rng, n, cards, must_break, nil, with_dds):
     return ours, nodes, theirs, agree
 
 
+def bench_spades_nil(rng, n, cards, budget):
+    """Per deal (breaking on, seat 0 leading): the trick count, then the nil of seats 0..3,
+    each timed on its own (the five solves of a deal's `simcore solve spades` row)."""
+    tab = search.table_of(spades.new_tables(1), 0)
+    warm, _ = deal_masks(rng, 4, cards)
+    for nil in (-1, 0):
+        spades.solve_value(warm, 0, NO_TRICK, 0, False, True, nil, tab)
+    search.set_budget(tab, budget)
+    times = {"tricks": [], "nil": []}
+    nodes = {"tricks": [], "nil": []}
+    out = 0
+    for _ in range(n):
+        hands, _ = deal_masks(rng, 4, cards)
+        for nil in (-1, 0, 1, 2, 3):
+            t = time.thread_time()
+            spades.solve_value(hands, 0, NO_TRICK, 0, False, True, nil, tab)
+            kind = "tricks" if nil < 0 else "nil"
+            times[kind].append(time.thread_time() - t)
+            nodes[kind].append(search.nodes(tab))
+            out += search.aborted(tab)
+    search.set_budget(tab, 0)
+    return times, nodes, out
+
+
 def bench_euchre(rng, n):
     tab = search.table_of(euchre.new_tables(1), 0)
     deck = [13 * s + r for s in range(4) for r in range(7, 13)]
@@ -148,6 +173,8 @@ def main():
     p.add_argument("--spades-cards", type=int, default=13, help="cards a seat")
     p.add_argument("--spades-nil", type=int, default=3)
     p.add_argument("--spades-break", type=int, default=3)
+    p.add_argument("--spades-budget", type=int, default=0,
+                   help="node budget of the nil deals' solves (0 = none); solves that run out are counted")
     p.add_argument("--euchre", type=int, default=300)
     p.add_argument("--trump-friend", type=int, default=4, help="deals, each solved for 5 calls")
     p.add_argument("--trump-friend-cards", type=int, default=10, help="cards a seat (10 = full deal)")
@@ -167,8 +194,10 @@ def main():
         ours, nodes, _, _ = bench_spades(rng, a.spades_break, k, True, -1, False)
         row(f"spades {k} cards, breaking on", ours, nodes)
     if a.spades_nil:
-        ours, nodes, _, _ = bench_spades(rng, a.spades_nil, k, True, 0, False)
-        row(f"spades {k} cards, nil of seat 0", ours, nodes)
+        times, nodes, out = bench_spades_nil(rng, a.spades_nil, k, a.spades_budget)
+        note = f"{out} solves ran out of the {a.spades_budget:,}-node budget" if a.spades_budget else ""
+        row(f"spades {k} cards, breaking on, trick count (same deals)", times["tricks"], nodes["tricks"])
+        row(f"spades {k} cards, breaking on, nil of each seat", times["nil"], nodes["nil"], note)
     if a.euchre:
         rate, elapsed, nodes = bench_euchre(rng, a.euchre)
         per = elapsed / len(nodes)  # the mean only: the table is timed as a whole

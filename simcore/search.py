@@ -472,30 +472,36 @@ def _sure_trumps(ctx, hands, side, need):
     return best, _bit(16 * trump + lowest_bit(best_low))
 
 
-@nb.njit(cache=True, _nrt=False)
-def _nil_sure_trumps(ctx, hands, need):
-    """(tricks the counted seat must win when the count side minimises it, a nil: the least
-    tricks of one seat; the card that depends on).  Every card gets played, and the seat's
-    trump wins its trick unless another seat, its partner included, plays a higher trump into
-    it, each such trump spoiling one trick at most: so the seat wins at least its trumps
-    minus the most of them the others' trumps can be matched above (as :func:`_sure_trumps`
-    counts for a side).  The nil objective has no quick tricks (its count and max sides
-    differ); this bound is what sets a nil whose bidder holds high trumps."""
-    trump = ctx[C_TRUMP]
+# ---------------------------------------------------------------- the nil objective (Spades)
+# count = {s}, max = s's two opponents: s and its partner keep s's tricks low.  The bounds and
+# the move order of the trick-count objective do not apply; these do (reached only when
+# _nil_seat(ctx) >= 0).
+
+
+@nb.njit(inline="always", cache=True)
+def _nil_seat(ctx):
+    """The nil bidder when the objective is a nil (four seats in play, no card points, the
+    tricks of one seat counted and that seat minimising), else -1."""
     count = ctx[C_COUNT]
-    if trump < 0 or popcount(np.uint64(count)) != 1:
+    if ctx[C_NSEATS] != 4 or ctx[C_NACTIVE] != 4 or ctx[C_HASPTS] != 0 \
+            or popcount(np.uint64(count)) != 1 or (count & ctx[C_MAX]) != 0:
+        return -1
+    return lowest_bit(np.uint64(count))
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_sure(ctx, hands, s):
+    """(tricks the nil seat s wins whatever anyone does; the card that depends on): its trumps
+    less the most of them the other three seats' trumps can be matched above (each trump
+    played into a trick spoils one at most; the _sure_trumps argument with every other seat
+    against s, since anyone's higher trump takes the trick from s)."""
+    trump = ctx[C_TRUMP]
+    if trump < 0:
         return 0, np.uint64(0)
-    seat = lowest_bit(np.uint64(count))
-    other = np.uint64(0)
-    for t in range(ctx[C_NSEATS]):
-        if t != seat:
-            other |= hands[t]
-    mine = _field(hands[seat], trump)
-    ot = _field(other, trump)
+    mine = _field(hands[s], trump)
     if mine == 0:
         return 0, np.uint64(0)
-    if need > 0 and _top_count(hands[seat], other, trump) >= need:
-        return need, _kth_highest(hands[seat], trump, need) if ot else np.uint64(0)
+    ot = _field(hands[(s + 1) & 3] | hands[(s + 2) & 3] | hands[(s + 3) & 3], trump)
     lost = 0
     free = mine
     o = ot
@@ -508,8 +514,201 @@ def _nil_sure_trumps(ctx, hands, need):
             lost += 1
     k = popcount(mine) - lost
     if k <= 0 or ot == 0:
-        return max(k, 0), np.uint64(0)
-    return k, _bit(16 * trump + lowest_bit(mine))
+        return k, np.uint64(0)
+    return k, _bit(16 * trump + lowest_bit(mine | ot))
+
+
+@nb.njit(inline="always", cache=True)
+def _dominates(px, sx):
+    """Does the partner's suit px beat the nil seat's sx card for card (the k-th highest of px
+    above the k-th highest of sx, for every card of sx)?"""
+    while sx:
+        if px == 0 or highest_bit(px) < highest_bit(sx):
+            return False
+        px ^= np.uint64(1) << np.uint64(highest_bit(px))
+        sx ^= np.uint64(1) << np.uint64(highest_bit(sx))
+    return True
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_safe(ctx, hands, s, leader):
+    """(True when s wins no more trick whatever the opponents do; the cards that relies on),
+    at a trick boundary.
+
+    s holds no trump, and each suit s holds is *covered*: the partner's cards beat s's card
+    for card (then s plays its highest, the partner its highest over it, and both discard
+    their lowest of the suit together), or *low*: every other card of the suit in play is
+    above s's (s never leads, so whoever leads it beats s).  The partner must follow a low
+    suit it holds too, but runs out of it at most D times before s (D = sum of the excess of
+    s's low suits over the partner's); each time it discards one of its free cards (its
+    cards of suits s lacks, and its excess in covered suits), so D <= F keeps the covers;
+    when a suit s lacks is led, s discards from a low suit with an excess, if any.  A
+    leading s needs a covered suit, or a low suit someone else holds."""
+    trump = ctx[C_TRUMP]
+    h = hands[s]
+    if trump >= 0 and _field(h, trump) != 0:
+        return False, np.uint64(0)
+    p = hands[(s + 2) & 3]
+    rest = hands[(s + 1) & 3] | p | hands[(s + 3) & 3]
+    excess = 0
+    free = 0
+    rel = np.uint64(0)
+    lead_ok = leader != s
+    for x in range(4):
+        sx = _field(h, x)
+        px = _field(p, x)
+        if sx == 0:
+            free += popcount(px)
+            continue
+        ns = popcount(sx)
+        npx = popcount(px)
+        if _dominates(px, sx):
+            free += npx - ns
+            lead_ok = True
+        else:
+            ox = _field(rest, x)
+            if ox & ((np.uint64(1) << np.uint64(highest_bit(sx) + 1)) - np.uint64(1)):
+                return False, np.uint64(0)
+            if ns > npx:
+                excess += ns - npx
+            if ox:
+                lead_ok = True
+        rel |= _bit(16 * x + lowest_bit(sx))
+    if not lead_ok or excess > free:
+        return False, np.uint64(0)
+    return True, rel
+
+
+@nb.njit(inline="always", cache=True)
+def _covers(px, sx):
+    """How many of the nil seat's cards sx its partner's px can each beat with a card of its
+    own (a largest matching, greedily from the top)."""
+    m = 0
+    while px and sx:
+        if highest_bit(px) > highest_bit(sx):
+            px ^= np.uint64(1) << np.uint64(highest_bit(px))
+            m += 1
+        sx ^= np.uint64(1) << np.uint64(highest_bit(sx))
+    return m
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_most(ctx, hands, s):
+    """(the most tricks the nil seat s can be made to win from a trick boundary; the cards
+    that relies on).
+
+    In each side suit, pair as many of s's cards as possible with a higher card of its
+    partner (:func:`_covers`): a paired card never wins, since whenever the suit is led s
+    plays a paired card if it has one and the partner its pair (or, playing first, its
+    highest, and s that card's pair), and when both discard, the second discards the first
+    one's pair.  Every other card of s (trumps included) may win once.  That holds while the
+    partner keeps its pairs: it must follow a suit s holds, and runs out of one before s at
+    most D times (D = the sum over the suits s holds of s's excess over the partner); each
+    time it discards one of its F free cards (those of suits s lacks, and its excess in the
+    suits s holds), and when the partner follows a suit s lacks, s discards from a suit where
+    it has an excess.  So with D <= F, s wins at most its unpaired cards; else no bound."""
+    h = hands[s]
+    p = hands[(s + 2) & 3]
+    trump = ctx[C_TRUMP]
+    excess = 0
+    free = 0
+    most = 0
+    rel = np.uint64(0)
+    for x in range(4):
+        sx = _field(h, x)
+        px = _field(p, x)
+        ns = popcount(sx)
+        npx = popcount(px)
+        if ns == 0:
+            free += npx
+            continue
+        m = 0 if x == trump else _covers(px, sx)
+        if m > 0:
+            rel |= _bit(16 * x + lowest_bit(sx))
+        most += ns - m
+        if ns > npx:
+            excess += ns - npx
+        else:
+            free += npx - ns
+    if excess > free:
+        return popcount(h), np.uint64(0)
+    return most, rel
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_bounds(ctx, hands, s, leader, target):
+    """(1 or 0 when a nil bound settles ``target`` at a trick boundary, else -1; the cards it
+    relied on)."""
+    q, rq = _nil_sure(ctx, hands, s)
+    if q >= target:
+        return 1, rq
+    most, rel = _nil_most(ctx, hands, s)
+    if most < target:
+        return 0, rel
+    safe, rel = _nil_safe(ctx, hands, s, leader)
+    if safe:
+        return 0, rel
+    return -1, np.uint64(0)
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_score(ctx, hands, stack, start, tlen, leader, mover, c, w, ws, u, s, killer):
+    """Move-ordering score of card c (higher first) for the nil objective of seat s: s sheds
+    its highest card that surely loses, its partner overtakes s (or plays high before it), the
+    opponents play under s and lead low into suits where s holds only higher cards."""
+    trump = ctx[C_TRUMP]
+    x = c >> 4
+    strength = (c & 15) + (16 if x == trump else 0)
+    p = (s + 2) & 3
+    sx = _field(hands[s], x)
+    if tlen > 0:
+        wins = _beats(c, w, trump)
+        s_played = ((s - leader) & 3) < tlen
+        if mover == s:
+            if not wins:
+                return 8000 + strength  # loses whatever follows: shed the highest such
+            led = stack[start] >> 4
+            pl = _field(hands[p], led)
+            p_after = ((p - leader) & 3) > tlen
+            if p_after and ((pl != 0 and x == led and (pl >> np.uint64(c & 15)) > 1)
+                            or (pl == 0 and trump >= 0 and _field(hands[p], trump) != 0
+                                and (x != trump or (_field(hands[p], trump) >> np.uint64(c & 15)) > 1))):
+                return 5000 - strength  # the partner can still overtake: stay low
+            return 2000 + strength  # s wins it anyway: the highest goes
+        if mover == p:
+            if s_played:
+                if ws == s:
+                    return 8000 - strength if wins else 1000 - strength
+                return 6000 - strength
+            return 6000 + strength  # high before s, so s can play under
+        if s_played:
+            if ws == s:
+                return 1000 - strength if wins else 8000 + strength
+            return 6000 + strength
+        return 6000 - strength  # low before s
+    bonus = 1500 if c == killer else 0
+    above = u & _suit_bits(x) & ~((_bit(c) << np.uint64(1)) - np.uint64(1))
+    if mover == s:
+        if above & hands[p]:
+            return 5000 + strength + bonus  # the partner overtakes
+        if above:
+            return 3000 - strength - (500 if x == trump else 0) + bonus
+        return 1000 - strength + bonus
+    st = _field(hands[s], trump) if trump >= 0 else np.uint64(0)
+    if mover == p:
+        if sx == 0:
+            if st != 0 and hands[s] == (st << np.uint64(16 * trump)):
+                return 500 + strength + bonus  # s would have to ruff
+            return 6000 + strength + bonus  # s discards
+        if (c & 15) > highest_bit(sx):
+            return 5000 + strength + bonus  # s plays under
+        return 3000 - strength + bonus
+    if sx != 0:
+        if (c & 15) < lowest_bit(sx):
+            return 4000 + 8 * lowest_bit(sx) - strength + bonus  # s must play over
+        return 2000 - strength + bonus
+    if st != 0 and hands[s] == (st << np.uint64(16 * trump)):
+        return 7000 - strength + bonus  # s must ruff
+    return 2000 - strength + bonus
 
 
 # ---------------------------------------------------------------- transposition table
@@ -1025,6 +1224,7 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
     # four seats in two partnerships without card points: DDS's lead order
     dds_leads = DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4 and haspts == 0 \
         and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1)
+    nil = _nil_seat(ctx)
     n = 0
     equiv = np.uint64(0)
     m = legal
@@ -1040,7 +1240,9 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                 continue
         strength = (c & 15) + (16 if s == trump else 0)
         pts = ctx[C_POINTS + c]
-        if tlen == 0 and dds_leads:
+        if nil >= 0:
+            sc = _nil_score(ctx, hands, stack, start, tlen, leader, mover, c, w, ws, u, nil, killer)
+        elif tlen == 0 and dds_leads:
             sc = _lead_weight(ctx, hands, u, mover, c, killer, best)
         elif tlen == 0:
             above = u & _suit_bits(s) & ~((_bit(c) << np.uint64(1)) - np.uint64(1))
@@ -1071,7 +1273,7 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                 sc = 4000 - strength - 40 * pts
             else:
                 sc = 3500 - strength - 40 * pts
-        if c == best and not (tlen == 0 and dds_leads):
+        if c == best and (nil >= 0 or not (tlen == 0 and dds_leads)):
             sc = 100000
         j = n  # insertion by score, highest first
         while j > 0 and scores[j - 1] < sc:
@@ -1222,11 +1424,13 @@ def _enter(tab, d):
             if hi - q * ctx[C_CONST] < target:
                 relevant[d] = rq
                 return 0
-        elif ctx[C_HASPTS] == 0 and (ctx[C_COUNT] & ctx[C_MAX]) == 0:  # a nil
-            q, rq = _nil_sure_trumps(ctx, hands, (target + ctx[C_CONST] - 1) // ctx[C_CONST])
-            if q * ctx[C_CONST] >= target:
+        elif _nil_seat(ctx) >= 0:
+            r, rq = _nil_bounds(ctx, hands, _nil_seat(ctx), leader, target)
+            tab[T_COUNTERS][N_QUICK] += 1
+            if r >= 0:
+                tab[T_COUNTERS][N_QUICK_CUTS] += 1
                 relevant[d] = rq
-                return 1
+                return r
         elif ctx[C_QUICK_POINTS]:
             q, rq = _quick_points(ctx, hands, leader, broken)
             tab[T_COUNTERS][N_QUICK] += 1
@@ -1446,7 +1650,12 @@ def value(tab, tlen, leader, broken):
     cards 34k against 44k)."""
     ctx = tab[T_CTX]
     hi = upper_bound(ctx, tab[T_HANDS], tab[T_STACK], 0, tlen)
-    first = hi // 2 - 1 if ctx[C_HASPTS] == 0 else -1
+    if _nil_seat(ctx) >= 0:
+        first = 1  # a nil is worth 0-3 tricks: from "at least 1?" upwards
+    elif ctx[C_HASPTS] == 0:
+        first = hi // 2 - 1
+    else:
+        first = -1
     return _exact_of(tab, tlen, leader, broken, tlen, 0, hi, first)
 
 
@@ -1477,7 +1686,8 @@ def move_values(tab, tlen, leader, broken, cards_out, values_out):
     mover = leader
     for _ in range(tlen):
         mover = ctx[C_NEXT + mover]
-    root = _exact_of(tab, tlen, leader, broken, tlen, 0, upper_bound(ctx, hands, stack, 0, tlen), -1)
+    root = _exact_of(tab, tlen, leader, broken, tlen, 0, upper_bound(ctx, hands, stack, 0, tlen),
+                     1 if _nil_seat(ctx) >= 0 else -1)
     if tab[T_COUNTERS][N_ABORTED]:
         return -1
     maxing = (ctx[C_MAX] >> mover) & 1

@@ -251,3 +251,86 @@ def test_bad_input_is_one_clear_line(game, hands, kwargs, why):
         simcore.solve(game, hands, **kwargs)
     message = str(excinfo.value)
     assert message and "\n" not in message, why
+
+
+# ----------------------------------------------------------------------- the nil objective
+# The nil search has its own bounds at trick boundaries (simcore.search._nil_sure, _nil_most,
+# _nil_safe) and move order (_nil_score); these check them against the oracle for every seat.
+
+
+def nil_endings(k: int, count: int, seed: int, boundary_share: float = 0.5):
+    """Random endings of k cards (half of them at a trick boundary), each once per nil seat."""
+    import dataclasses
+
+    rng = random.Random(f"nil/{k}/{seed}")
+    for _ in range(count):
+        p = oracle.random_ending(GAME, rng, k)
+        if rng.random() < boundary_share:
+            p = oracle.random_ending(GAME, rng, k)
+            while p.trick:
+                p = oracle.random_ending(GAME, rng, k)
+        for s in range(4):
+            yield dataclasses.replace(p, state={**p.state, "nil": s})
+
+
+@pytest.mark.parametrize("k,count", [(2, 150), (3, 100), (4, 30)])
+def test_nil_of_every_seat_matches_the_oracle(k, count):
+    """Value and every card's value of the nil of each seat; spades broken or not, must_break
+    on or off, at trick boundaries and mid-trick."""
+    problems = [r for p in nil_endings(k, count, seed=1) if (r := oracle.disagreement(fast, p))]
+    assert not problems, oracle.sweep_message(GAME, k, 4 * count, problems)
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("k,count", [(3, 300), (4, 60), (5, 6), (6, 1)])
+def test_nil_of_every_seat_matches_the_oracle_sweep(k, count):
+    problems = [r for p in nil_endings(k, count * SCALE, seed=2)
+                if (r := oracle.disagreement(fast, p))]
+    assert not problems, oracle.sweep_message(GAME, k, 4 * count * SCALE, problems)
+
+
+def nil_bounds(p):
+    """(sure, most, safe) of the nil bounds at the trick-boundary position p."""
+    import numpy as np
+
+    from simcore import search
+    from simcore.games.spades import solver
+
+    tab = search.table_of(solver.new_tables(1, 6), 0)
+    must_break = (p.rules or {}).get("must_break_spades", True)
+    hands = np.array([int(h) if isinstance(h, int) else hand_from_cards(h) for h in p.hands],
+                     np.uint64)
+    solver._setup(hands, p.leader, np.zeros(1, np.int64), 0, bool(p.state.get("broken", False)),
+                  must_break, p.state["nil"], tab)
+    ctx, held = tab[search.T_CTX], tab[search.T_HANDS]
+    s = p.state["nil"]
+    sure, _ = search._nil_sure(ctx, held, s)
+    most, _ = search._nil_most(ctx, held, s)
+    safe, _ = search._nil_safe(ctx, held, s, p.leader)
+    return int(sure), int(most), bool(safe)
+
+
+def check_nil_bounds(k: int, count: int, seed: int):
+    checked = bound = 0
+    for p in nil_endings(k, count, seed, boundary_share=1.0):
+        args, kwargs = p.args()
+        value, _ = oracle.solve(*args, **kwargs)
+        sure, most, safe = nil_bounds(p)
+        assert sure <= value <= most, (str(p), value, sure, most)
+        assert not safe or value == 0, (str(p), value)
+        checked += 1
+        bound += sure == value or most == value or safe
+    assert checked == 4 * count and bound > 0
+
+
+@pytest.mark.parametrize("k,count", [(2, 150), (3, 100), (4, 15)])
+def test_nil_bounds_hold_on_the_oracle_values(k, count):
+    """At trick boundaries: s's sure trumps <= the oracle's nil value <= s's unpaired cards
+    (when the partner's free cards suffice), and a safe nil seat is held to 0."""
+    check_nil_bounds(k, count, seed=3)
+
+
+@pytest.mark.sweep
+@pytest.mark.parametrize("k,count", [(3, 300), (4, 40), (5, 3)])
+def test_nil_bounds_hold_on_the_oracle_values_sweep(k, count):
+    check_nil_bounds(k, count * SCALE, seed=4)
