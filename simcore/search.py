@@ -338,8 +338,8 @@ def _kth_highest(h, s, k):
 def _top_count(h, others, s):
     """The leader's cards of suit s above every other seat's (all of them when nobody else
     holds the suit)."""
-    hs = (h >> np.uint64(16 * s)) & SUIT_FIELD
-    os_ = (others >> np.uint64(16 * s)) & SUIT_FIELD
+    hs = _field(h, s)
+    os_ = _field(others, s)
     if os_ == 0:
         return popcount(hs)
     return popcount(hs >> np.uint64(highest_bit(os_) + 1))
@@ -391,11 +391,8 @@ def _quick_points(ctx, hands, leader, broken):
         hs = (h >> np.uint64(16 * s)) & SUIT_FIELD
         if hs == 0 or (restricted and s == r):
             continue
-        os_ = (others >> np.uint64(16 * s)) & SUIT_FIELD
-        if os_ == 0:
-            k = popcount(hs)
-        else:
-            k = popcount(hs >> np.uint64(highest_bit(os_) + 1))
+        os_ = _field(others, s)
+        k = _top_count(h, others, s)
         if k == 0:
             continue
         if trump >= 0 and s != trump:
@@ -418,6 +415,22 @@ def _quick_points(ctx, hands, leader, broken):
                 held = hands[t] & _suit_bits(s)
                 pts += _lowest_points(ctx, held, min(k, popcount(held)))
     return tricks * ctx[C_CONST] + pts, relevant
+
+
+@nb.njit(inline="always", cache=True)
+def _spoiled(mine, ot):
+    """How many of the trumps ``mine`` the trumps ``ot`` (one suit field each) can spoil: match
+    each of ``ot``, lowest first, with the lowest unmatched trump of ``mine`` below it."""
+    lost = 0
+    free = mine
+    while ot and free:
+        b = lowest_bit(ot)
+        ot &= ot - np.uint64(1)
+        below = free & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
+        if below:
+            free ^= below & (~below + np.uint64(1))  # that trump is spoiled
+            lost += 1
+    return lost
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -454,16 +467,7 @@ def _sure_trumps(ctx, hands, side, need):
         k = popcount(mine)
         if k <= best:
             continue
-        lost = 0  # match each opponent trump, lowest first, with the lowest free trump below it
-        free = mine
-        o = ot
-        while o and free:
-            b = lowest_bit(o)
-            o &= o - np.uint64(1)
-            below = free & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
-            if below:
-                free ^= below & (~below + np.uint64(1))  # that trump is spoiled
-                lost += 1
+        lost = _spoiled(mine, ot)
         if k - lost > best:
             best = k - lost
             best_low = mine  # an opponent trump below them all spoils none
@@ -502,17 +506,7 @@ def _nil_sure(ctx, hands, s):
     if mine == 0:
         return 0, np.uint64(0)
     ot = _field(hands[(s + 1) & 3] | hands[(s + 2) & 3] | hands[(s + 3) & 3], trump)
-    lost = 0
-    free = mine
-    o = ot
-    while o and free:
-        b = lowest_bit(o)
-        o &= o - np.uint64(1)
-        below = free & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
-        if below:
-            free ^= below & (~below + np.uint64(1))
-            lost += 1
-    k = popcount(mine) - lost
+    k = popcount(mine) - _spoiled(mine, ot)
     if k <= 0 or ot == 0:
         return k, np.uint64(0)
     return k, _bit(16 * trump + lowest_bit(mine | ot))
@@ -1407,7 +1401,7 @@ def _enter(tab, d):
             q, rq = _quick_tricks(ctx, hands, leader, broken, need)
             q *= ctx[C_CONST]
             tab[T_COUNTERS][N_QUICK] += 1
-            if (ctx[C_MAX] >> leader) & 1:
+            if maxing:
                 if q >= target:
                     tab[T_COUNTERS][N_QUICK_CUTS] += 1
                     relevant[d] = rq
