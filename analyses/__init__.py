@@ -8,7 +8,9 @@ a PNG chart, the table(s) behind it (CSV) and a Markdown summary.
 ``--data`` is one run folder, or (for analyses whose module has ``run_set``) a folder whose
 sub-folders are runs of the same game, e.g. one run per knock threshold.  Several ``--data``
 (a list) are levels of play shown side by side (``analyses.levels``).  The strategy analyses
-refuse a ``simcore solve`` run unless their module says ``SOLVE_RUNS``.
+refuse a ``simcore solve`` run unless their module says ``SOLVE_RUNS``; among several levels, a
+solve run is the open-hand level of a strategy analysis and is read by its open-hand
+counterpart (``OPEN_HAND_OF``), whose answers stand beside the others'.
 """
 
 from __future__ import annotations
@@ -33,6 +35,16 @@ ANALYSES = {
     "spades-dd-bids": ("analyses.spades_dd_bids", "spades"),
 }
 
+# The analysis that reads a strategy question's open-hand level (a ``simcore solve`` run, for
+# spades-dd-bids optionally beside a simulate run of the same deals) when it is one of several
+# levels: its answers to the same questions carry the same words, so the levels compare.
+OPEN_HAND_OF = {
+    "trump-call": "trump-friend-dd",
+    "friend-call": "trump-friend-dd",
+    "spades-bids": "spades-dd-bids",
+    "euchre-makers": "euchre-dd-order",
+}
+
 
 def run_analysis(name: str, data, out, labels=None) -> list[Path]:
     """Run analysis ``name`` on the run folder (or folder of runs) ``data``; returns the files
@@ -46,17 +58,46 @@ def run_analysis(name: str, data, out, labels=None) -> list[Path]:
     folders = [Path(d) for d in data] if several else [Path(data)]
     if not folders:
         raise SimcoreError("no --data folder given")
-    inputs = [(f, _read_runs(name, module, f)) for f in folders]
-    if len({r.manifest.get("game") for _, runs in inputs for r in runs}) > 1:
+    inputs = [(f, *_level_input(name, module, f)) for f in folders]
+    if len({r.manifest.get("game") for _, _, runs in inputs for r in runs}) > 1:
         raise SimcoreError("the --data folders hold runs of different games")
+    if len(inputs) == 1 and inputs[0][1] is not module:
+        raise SimcoreError(f"analysis {name!r} reads simcore simulate runs; {folders[0]} is an open-hand table "
+                           f"(simcore solve): use {OPEN_HAND_OF[name]}, or give it as one --data level beside "
+                           "simulate runs")
     out_dir = _out_folder(out)
     if len(inputs) == 1:
         # one level: exactly the single-run analysis (``data`` as given, for its command line)
-        return _run_one(module, inputs[0][0], inputs[0][1], out_dir, data[0] if several else data)
+        return _run_one(module, inputs[0][0], inputs[0][2], out_dir, data[0] if several else data)
     from analyses import levels
 
-    return levels.run_levels(name, module, levels.make_levels(inputs, labels), out_dir,
-                             lambda lv, folder: _run_one(module, lv.data, lv.runs, _out_folder(folder)))
+    made = levels.make_levels([(f, runs) for f, _, runs in inputs], labels)
+    for lv, (_, mod, _) in zip(made, inputs):
+        lv.module = mod
+    return levels.run_levels(name, module, made, out_dir,
+                             lambda lv, folder: _run_one(lv.module, lv.data, lv.runs, _out_folder(folder)))
+
+
+def _level_input(name: str, module, folder: Path):
+    """(module, runs) of one --data folder: the analysis's own, or for a strategy analysis's
+    open-hand level (a folder holding a solve run) its ``OPEN_HAND_OF`` counterpart's."""
+    if name in OPEN_HAND_OF and _holds_solve_run(folder):
+        other = OPEN_HAND_OF[name]
+        other_module = importlib.import_module(ANALYSES[other][0])
+        return other_module, _read_runs(other, other_module, folder)
+    return module, _read_runs(name, module, folder)
+
+
+def _holds_solve_run(folder: Path) -> bool:
+    """Whether ``folder`` is a ``simcore solve`` run or holds one among its runs (unreadable
+    folders are left to ``_read_runs``, which says what is wrong)."""
+    from simcore.runs import is_run_folder, read_manifest
+
+    try:
+        folders = [folder] if is_run_folder(folder) else [p for p in folder.iterdir() if is_run_folder(p)]
+        return any(read_manifest(f).get("command") == "solve" for f in folders)
+    except (OSError, ValueError, SimcoreError):
+        return False
 
 
 def _read_runs(name: str, module, folder: Path) -> list:

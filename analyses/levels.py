@@ -6,7 +6,10 @@ heuristic, ``pimc:32``, ``expert``, open-hand solve tables), shown side by side.
 
 Each ``--data`` is one level: a run folder, or a folder of runs for the analyses that read
 several (``gin-knock``, ``dummy-advantage``).  Its label comes from the manifest (the seats'
-play policies, ``open-hand`` for a ``simcore solve`` run) unless ``--label`` names it.  Every
+play policies, ``open-hand`` for a ``simcore solve`` run or a folder holding one) unless
+``--label`` names it.  A strategy question's open-hand level (trump-call, friend-call,
+spades-bids, euchre-makers given a solve run) is analysed by its open-hand analysis
+(``analyses.OPEN_HAND_OF``), whose answers to the same questions carry the same words.  Every
 level is analysed exactly as a single run is, into ``OUT/<label>/`` (the same panels, tables
 and intervals); then ``OUT`` gets the comparison: ``NAME_levels.png`` (each question's answer
 per level with its 95% interval, and every level's own chart beside the others),
@@ -183,6 +186,7 @@ class Level:
     data: Path
     runs: list  # of common.RunInput
     named: bool = False  # the label came from --label
+    module: object = None  # the analysis module that reads this level (None: the compared one)
 
 
 def make_levels(inputs: list[tuple[Path, list]], labels) -> list[Level]:
@@ -195,7 +199,9 @@ def make_levels(inputs: list[tuple[Path, list]], labels) -> list[Level]:
             raise SimcoreError(f"--label {folder}=...: {folder} is not one of the --data folders")
     levels = []
     for data, runs in inputs:
-        label = named.get(str(data)) or "/".join(dict.fromkeys(level_label(r.manifest) for r in runs))
+        # a solve run makes the level open-hand (a simulate run beside it only gives the bids)
+        found = [level_label(r.manifest) for r in runs]
+        label = named.get(str(data)) or (OPEN_HAND if OPEN_HAND in found else "/".join(dict.fromkeys(found)))
         levels.append(Level(label, data, runs, str(data) in named))
     counts = {}
     for lv in levels:
@@ -317,7 +323,7 @@ def run_levels(analysis: str, module, levels: list[Level], out: Path, run_one) -
         files = run_one(lv, out / slug(lv.label))
         written += files
         charts.append(next(p for p in files if p.suffix == ".png"))
-        per_level.append((lv, module.level_claims(out / slug(lv.label))))
+        per_level.append((lv, (lv.module or module).level_claims(out / slug(lv.label))))
     name = module.NAME
     title = f"{analysis} at {len(levels)} levels of play: {', '.join(lv.label for lv in levels)}"
     chart = levels_chart(per_level, charts, out, f"{name}_levels", title)

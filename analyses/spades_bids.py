@@ -10,7 +10,9 @@ Reads a spades hands run and writes:
   instead of its number;
 - ``spades_bids_heatmap.csv`` (bid × tricks counts), ``spades_bids_by_bid.csv`` (mean tricks
   with t intervals and the rate of taking at least the bid, Wilson), ``spades_bids_nil.csv``
-  (nil success by hand feature, Wilson; with what-if, the paired score change, t);
+  (nil success by hand feature, Wilson; with what-if, the paired score change, t),
+  ``spades_bids_sides.csv`` (per contract of a side with two numeric heuristic bids: the share
+  made, Wilson, and tricks minus contract, t);
 - ``spades_bids.md``.
 
 Observational runs: nil success is measured on the nil bids the policies chose (few, and only
@@ -106,6 +108,35 @@ def tables(hands: pl.LazyFrame, manifest: dict, what_if: str | None):
     return heat, by_bid, nil, seats, source
 
 
+def side_table(hands: pl.LazyFrame, seats: list[int], what_if) -> pl.DataFrame:
+    """Per contract (the sum of a side's two numeric bids, both seats bidding heuristic): n, the
+    share that took it (Wilson) and the side's tricks minus its contract (t)."""
+    rows = hands.filter(pl.col("option") != "nil") if what_if else hands
+    parts = []
+    for side in (0, 1):
+        a, b = side, side + 2
+        if a in seats and b in seats:
+            parts.append(rows.filter((pl.col(f"bid{a}") > 0) & (pl.col(f"bid{b}") > 0) & ~pl.col(f"blind{a}")
+                                     & ~pl.col(f"blind{b}")).select(
+                (pl.col(f"bid{a}") + pl.col(f"bid{b}")).cast(pl.Int16).alias("contract"),
+                (pl.col(f"tricks{a}") + pl.col(f"tricks{b}")).cast(pl.Int16).alias("tricks")))
+    if not parts:
+        parts = [pl.LazyFrame(schema={"contract": pl.Int16, "tricks": pl.Int16})]
+    diff = (pl.col("tricks") - pl.col("contract")).cast(pl.Float64)
+    t = pl.concat(parts).group_by("contract").agg(
+        pl.len().alias("n"), (pl.col("tricks") >= pl.col("contract")).sum().alias("successes"),
+        *mean_aggs(diff, "over_contract")).sort("contract").collect()
+    return mean_table(rate_table(t, prefix="made_rate"), "over_contract", "over_contract", "over_contract_std")
+
+
+# Questions the open-hand level (spades-dd-bids beside a simulate run) answers in the same words
+SIDE_QUESTION = "A side's tricks minus its contract (two numeric bids)"
+SIDE_WORDS = ("sides take fewer tricks than their contract", "sides take more tricks than their contract",
+              "sides take their contract on average")
+NIL_CHOSEN = "Nil bids that succeed (observational: the nil bids chosen)"
+NIL_WORDS = ("most nil bids fail", "most nil bids succeed", "about half succeed")
+
+
 def run(hands: pl.LazyFrame, manifest: dict, out: Path, data) -> list[Path]:
     r = common.RunInput(Path(data), manifest, hands)
     wi = common.what_if(r)
@@ -154,15 +185,16 @@ def run(hands: pl.LazyFrame, manifest: dict, out: Path, data) -> list[Path]:
     t1 = common.write_table(heat, out, f"{NAME}_heatmap")
     t2 = common.write_table(by_bid, out, f"{NAME}_by_bid")
     t3 = common.write_table(nil, out, f"{NAME}_nil")
+    t4 = common.write_table(side_table(hands, seats, wi), out, f"{NAME}_sides")
     finding = _finding(by_bid, nil, wi)
     summary = common.write_summary(
         out, NAME, "Spades: tricks vs bid and nil success", chart, finding,
         f"{n_deals:,} deals from `{data}`; {int(by_bid['n'].sum()):,} numeric heuristic bids; "
         f"{int(nil.filter(pl.col('feature') == 'spades')['n'].sum()):,} nil bids ({source})",
-        manifest, common.command("spades-bids", data, out), [t1, t2, t3],
+        manifest, common.command("spades-bids", data, out), [t1, t2, t3, t4],
         "per-seat rows of the hands table; Wilson intervals for rates, t intervals for means"
         + ("; nil value paired by deal (same cards, nil vs number)" if wi else ""))
-    return [chart, t1, t2, t3, summary]
+    return [chart, t1, t2, t3, t4, summary]
 
 
 def _finding(by_bid: pl.DataFrame, nil: pl.DataFrame, wi) -> str:
@@ -196,12 +228,16 @@ def level_claims(out: Path) -> list:
         claims.append(mean_claim("Tricks taken minus tricks bid (numeric bids)", m, s, n,
                                  "bidders take fewer tricks than they bid", "bidders take more tricks than they bid",
                                  "tricks match bids on average", "tricks per bid"))
+    sides = pl.read_csv(out / f"{NAME}_sides.csv")
+    if sides["n"].sum():
+        m, s, n = pooled(sides["n"], sides["over_contract"], sides["over_contract_std"])
+        claims.append(mean_claim(SIDE_QUESTION, m, s, n, *SIDE_WORDS, "tricks per contract"))
     nil = pl.read_csv(out / f"{NAME}_nil.csv").filter(pl.col("feature") == "spades")
     what_if = "score_change" in nil.columns
-    source = "what-if nil: the first bidder's every hand" if what_if else "observational: the nil bids chosen"
+    question = "Nil bids that succeed (what-if nil: the first bidder's every hand)" if what_if else NIL_CHOSEN
     if nil["n"].sum():
-        claims.append(rate_claim(f"Nil bids that succeed ({source})", int(nil["successes"].sum()), int(nil["n"].sum()),
-                                 "most nil bids fail", "most nil bids succeed", "about half succeed", "nil succeeds (%)"))
+        claims.append(rate_claim(question, int(nil["successes"].sum()), int(nil["n"].sum()), *NIL_WORDS,
+                                 "nil succeeds (%)"))
     if what_if:
         g = nil.drop_nulls("score_change")
         m, s, n = pooled(g["n"], g["score_change"], g["score_change_std"])

@@ -17,8 +17,14 @@ same deal in both, so they join on ``deal``), and writes:
 - ``spades_dd_bids_nil.csv`` (feature × value: n, DD-safe nils, rate with Wilson interval, mean
   ``dd_nil``), ``spades_dd_bids_tricks.csv`` (side spades: n, mean DD tricks, t interval);
   with bids ``spades_dd_bids_by_bid.csv`` (contract: n, mean DD and real tricks, DD − contract,
-  share of contracts the open-hand play makes, Wilson) and ``spades_dd_bids_heatmap.csv``;
+  share of contracts the open-hand play makes, Wilson), ``spades_dd_bids_heatmap.csv`` and
+  ``spades_dd_bids_nil_bids.csv`` (the simulate run's nil bids: n, DD-safe with Wilson, held in
+  play);
 - ``spades_dd_bids.md``.
+
+As one of several levels of ``spades-bids`` (a folder with the solve run and a simulate run
+beside simulate runs: ``analyses.levels``) it is that question's open-hand level: its sides'
+tricks against their contracts and its nil bids, valued open-handed, carry spades-bids' words.
 
 Open hands are an upper bound of real play (docs/solving.md): a DD-safe nil can still fail in
 real play, and a nil that is not DD-safe can succeed against real defenders.
@@ -88,6 +94,21 @@ def bid_rows(sides: pl.LazyFrame, played: pl.LazyFrame) -> pl.LazyFrame:
     return sides.join(bids, on=["deal", "side"]).filter(pl.col("numeric"))
 
 
+def nil_bid_table(seats: pl.LazyFrame, played: pl.LazyFrame) -> pl.DataFrame:
+    """The simulate run's nil bids (not blind) by the bidder's spades and over all: n, how many
+    are DD-safe (Wilson) and how many held in play (``held_in_play``)."""
+    bids = pl.concat([played.filter((pl.col(f"bid{s}") == 0) & ~pl.col(f"blind{s}")).select(
+        "deal", pl.lit(s, pl.Int8).alias("seat"), pl.col(f"tricks{s}").alias("tricks")) for s in range(4)])
+    rows = seats.join(bids, on=["deal", "seat"])
+    aggs = (pl.len().alias("n"), (pl.col("dd_nil") == 0).sum().alias("successes"),
+            (pl.col("tricks") == 0).sum().alias("held_in_play"))
+    by_spades, every = pl.collect_all([
+        rows.group_by(pl.col("spades").alias("value")).agg(*aggs).with_columns(pl.lit("spades").alias("feature")),
+        rows.select(pl.lit(0, pl.Int16).alias("value"), *aggs).with_columns(pl.lit("all").alias("feature"))])
+    t = pl.concat([by_spades, every], how="vertical_relaxed").sort("feature", "value")
+    return rate_table(t).select("feature", "value", pl.exclude("feature", "value"))
+
+
 def bid_tables(rows: pl.LazyFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     diff = (pl.col("dd_tricks") - pl.col("contract")).cast(pl.Float64)
     by_bid, heat = pl.collect_all([
@@ -133,13 +154,15 @@ def _analyse(solve: pl.LazyFrame, played, manifest: dict, out: Path, data) -> li
     if manifest.get("command") != "solve" or "dd_tricks" not in solve.collect_schema().names():
         raise SimcoreError(f"spades-dd-bids reads a `simcore solve spades` run (DD tables); {data} is a "
                            "simulate run: use spades-bids for it")
-    nil = nil_table(seat_rows(solve))
+    seats = seat_rows(solve)
+    nil = nil_table(seats)
     sides = side_rows(solve)
     tricks = tricks_table(sides)
     n = solve.select(pl.len()).collect().item()
-    by_bid = heat = None
+    by_bid = heat = nil_bids = None
     if played is not None:
         by_bid, heat = bid_tables(bid_rows(sides, played.hands))
+        nil_bids = nil_bid_table(seats, played.hands)
     fig, axes = plt.subplots(2 if by_bid is not None else 1, 2, figsize=(13, 10.5 if by_bid is not None else 5.4),
                              constrained_layout=True)
     axes = axes.ravel()
@@ -153,7 +176,8 @@ def _analyse(solve: pl.LazyFrame, played, manifest: dict, out: Path, data) -> li
     chart = common.save_chart(fig, out, NAME)
     tables = [common.write_table(nil, out, f"{NAME}_nil"), common.write_table(tricks, out, f"{NAME}_tricks")]
     if by_bid is not None:
-        tables += [common.write_table(by_bid, out, f"{NAME}_by_bid"), common.write_table(heat, out, f"{NAME}_heatmap")]
+        tables += [common.write_table(by_bid, out, f"{NAME}_by_bid"), common.write_table(heat, out, f"{NAME}_heatmap"),
+                   common.write_table(nil_bids, out, f"{NAME}_nil_bids")]
     sample = f"{n:,} deals from `{data}` ({4 * n:,} seat-hands, {2 * n:,} sides)"
     if by_bid is not None:
         sample += f"; {int(by_bid['n'].sum()):,} sides with two numeric bids from `{played.path}`"
@@ -233,12 +257,26 @@ def _finding(nil: pl.DataFrame, tricks: pl.DataFrame, by_bid) -> str:
 
 
 def level_claims(out: Path) -> list:
-    """The answers compared across several solve runs (``--label``; e.g. must_break_spades on and off)."""
-    from analyses.levels import rate_claim
+    """The answers compared across several solve runs (``--label``; e.g. must_break_spades on and
+    off), and as the open-hand level of spades-bids: with a simulate run beside the solve run, its
+    contracts and its nil bids valued open-handed, in spades-bids' words."""
+    from analyses.levels import mean_claim, pooled, rate_claim
+    from analyses.spades_bids import NIL_CHOSEN, NIL_WORDS, SIDE_QUESTION, SIDE_WORDS
 
+    claims = []
+    if (out / f"{NAME}_by_bid.csv").is_file():
+        by_bid = pl.read_csv(out / f"{NAME}_by_bid.csv")
+        if by_bid["n"].sum():
+            m, s, n = pooled(by_bid["n"], by_bid["dd_over_contract"], by_bid["dd_over_contract_std"])
+            claims.append(mean_claim(SIDE_QUESTION, m, s, n, *SIDE_WORDS, "tricks per contract"))
+        bids = pl.read_csv(out / f"{NAME}_nil_bids.csv").filter(pl.col("feature") == "all")
+        if bids.height and bids["n"][0]:
+            claims.append(rate_claim(NIL_CHOSEN, int(bids["successes"][0]), int(bids["n"][0]), *NIL_WORDS,
+                                     "nil succeeds (%)"))
     nil = pl.read_csv(out / f"{NAME}_nil.csv").filter(pl.col("feature") == "all")
-    if not nil.height:
-        return []
-    r = nil.row(0, named=True)
-    return [rate_claim("Dealt hands whose nil holds with best play (open-hand)", int(r["successes"]), int(r["n"]),
-                       "most nils are not DD-safe", "most nils are DD-safe", "about half are DD-safe", "nil holds (%)")]
+    if nil.height:
+        r = nil.row(0, named=True)
+        claims.append(rate_claim("Dealt hands whose nil holds with best play (open-hand)", int(r["successes"]),
+                                 int(r["n"]), "most nils are not DD-safe", "most nils are DD-safe",
+                                 "about half are DD-safe", "nil holds (%)"))
+    return claims

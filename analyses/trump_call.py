@@ -400,12 +400,18 @@ def _finding(by_call, by_length, nt_table, best_table, paired: bool) -> str:
     return text
 
 
+# The paired no-trump questions, asked in the same words of the open-hand level (trump-friend-dd)
+NOTRUMP_WIN = "No trump instead of the longest suit: the declarer side's win rate (paired per deal)"
+NOTRUMP_DELTA = "No trump instead of the longest suit: the declarer's score change (paired per deal)"
+NOTRUMP_WORDS = ("no trump is worse than the longest suit", "no trump is better than the longest suit",
+                 "no trump and the longest suit do not differ significantly")
+
+
 def level_claims(out: Path) -> list:
     """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
     from analyses.levels import difference, interval_claim, mean_claim
 
-    words = ("no trump is worse than the longest suit", "no trump is better than the longest suit",
-             "no trump and the longest suit do not differ significantly")
+    words = NOTRUMP_WORDS
     path = out / f"{NAME}_notrump.csv"
     if not path.is_file():
         # observational: no trump's rounds against the suit calls' (independent groups)
@@ -421,7 +427,6 @@ def level_claims(out: Path) -> list:
                                "no trump wins more often than the suit calls", "no significant difference",
                                "win rate difference (points)", n1 + n2, 100)]
     o = pl.read_csv(path).filter(pl.col("longest_length").is_null()).row(0, named=True)
-    return [mean_claim("No trump instead of the longest suit: the declarer side's win rate (paired per deal)",
-                         o["win_change"], o["win_change_std"], o["n"], *words, "win rate change (points)", 100),
-              mean_claim("No trump instead of the longest suit: the declarer's score change (paired per deal)",
-                         o["delta_change"], o["delta_change_std"], o["n"], *words, "points per round")]
+    return [mean_claim(NOTRUMP_WIN, o["win_change"], o["win_change_std"], o["n"], *words,
+                       "win rate change (points)", 100),
+            mean_claim(NOTRUMP_DELTA, o["delta_change"], o["delta_change_std"], o["n"], *words, "points per round")]

@@ -15,9 +15,13 @@ every seat, the declarer's left leading, TF-6; docs/schema.md) and writes:
   relative to the other four (TF-12, TF-13: a win without friend costs every defender 2D − O),
   by the declarer's card points (95% t);
 - ``trump_friend_dd.csv`` (per kind × length × friend: n, margin, win rate D > O with Wilson,
-  relative score), ``trump_friend_dd_best.csv``, ``trump_friend_dd_notrump.csv``,
-  ``trump_friend_dd_friend.csv`` (feature ``all`` = every deal);
+  relative score), ``trump_friend_dd_best.csv``, ``trump_friend_dd_notrump.csv`` (no trump −
+  the longest suit, paired: margin, win D > O and the declarer's score change as trump-call
+  counts them), ``trump_friend_dd_friend.csv`` (feature ``all`` = every deal);
 - ``trump_friend_dd.md``.
+
+As one of several levels of ``trump-call`` (a solve run beside simulate runs: ``analyses.levels``)
+it is that question's open-hand level: its paired no-trump answers carry trump-call's words.
 
 Every hand is played under every call, so this is the value of the call itself with open
 cards, an upper bound of real play (docs/solving.md), not what a bidder chose.
@@ -124,6 +128,11 @@ def per_deal(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.group_by("deal").agg(
         pl.col("longest_length").first(), pl.col("shape").first(), pl.col("points").first(),
         (pl.col("margin").filter(nt).first() - pl.col("margin").filter(longest).first()).cast(pl.Float64).alias("nt_change"),
+        # as trump-call counts them: a win is D > O; the declarer loses its margin when D < O (TF-12)
+        ((pl.col("margin") > 0).filter(nt).first().cast(pl.Float64)
+         - (pl.col("margin") > 0).filter(longest).first().cast(pl.Float64)).alias("win_change"),
+        (pl.col("margin").clip(upper_bound=0).filter(nt).first()
+         - pl.col("margin").clip(upper_bound=0).filter(longest).first()).cast(pl.Float64).alias("delta_change"),
         (pl.col("solo_relative") - pl.col("relative")).filter(longest).first().alias("friend_change"),
         *[((best & (pl.col("kind") == k)).sum() / best.sum()).alias(f"best_{i}") for i, k in enumerate(KINDS)])
 
@@ -139,7 +148,8 @@ def paired_tables(deals: pl.DataFrame):
             t = mean_table(t, c, c, f"{c}_std")
         return t.select("feature", "value", pl.exclude("feature", "value"))
 
-    nt = pl.concat([by("longest_length", None, ["nt_change"]), by(None, None, ["nt_change"])])
+    changes = ["nt_change", "win_change", "delta_change"]
+    nt = pl.concat([by("longest_length", None, changes), by(None, None, changes)])
     friend = pl.concat([by("points", None, ["friend_change"]), by(None, None, ["friend_change"])])
     shares = [f"best_{i}" for i in range(3)]
     best = by("shape", None, shares).sort("n", "value", descending=True)
@@ -244,10 +254,19 @@ def _finding(by_call, nt, best, friend, n) -> str:
 
 
 def level_claims(out: Path) -> list:
-    """The answers compared across several solve runs (e.g. other rules: ``--label``)."""
+    """The answers compared across several solve runs (e.g. other rules: ``--label``), and as
+    the open-hand level of trump-call (its paired no-trump questions, in its words)."""
     from analyses.levels import mean_claim
+    from analyses.trump_call import NOTRUMP_DELTA, NOTRUMP_WIN, NOTRUMP_WORDS
 
     claims = []
+    r = pl.read_csv(out / f"{NAME}_notrump.csv").filter(pl.col("feature") == "all")
+    if r.height and "win_change" in r.columns:
+        r = r.row(0, named=True)
+        claims += [mean_claim(NOTRUMP_WIN, r["win_change"], r["win_change_std"], r["n"], *NOTRUMP_WORDS,
+                              "win rate change (points)", 100),
+                   mean_claim(NOTRUMP_DELTA, r["delta_change"], r["delta_change_std"], r["n"], *NOTRUMP_WORDS,
+                              "points per round")]
     for stem, col, question, below, above in (
             ("notrump", "nt_change", "No trump instead of the longest suit (open-hand margin, paired)",
              "the longest suit is better", "no trump is better"),

@@ -82,6 +82,8 @@ def _oracle_tf(frame: pl.DataFrame):
         kinds = ["no trump" if t == 4 else "a longest suit" if key[t][0] == key[longest][0] else "another suit"
                  for t in best]
         out.append({"nt_change": margin[4] - margin[longest], "friend_change": solo_rel[longest] - rel[longest],
+                    "win_change": (margin[4] > 0) - (margin[longest] > 0),  # TF-12: D > O wins, D < O costs D - O
+                    "delta_change": min(margin[4], 0) - min(margin[longest], 0),
                     "best_nt": kinds.count("no trump") / len(kinds), "longest_length": key[longest][0],
                     "margins": margin, "length": [key[t][0] for t in range(4)]})
     return out
@@ -114,6 +116,63 @@ def test_trump_friend_dd_matches_oracle(tf_solve, tmp_path):
     assert g["successes"] == sum(m > 0 for m in want)
     md = (tmp_path / "trump_friend_dd.md").read_text()
     assert "300 deals" in md and "simcore analyze trump-friend-dd" in md
+
+
+def test_trump_call_reads_a_solve_run_as_its_open_hand_level(tf_solve, tmp_path):
+    """trump-call over a what-if run and a solve run: the open-hand level answers trump-call's
+    paired no-trump questions (win D > O, the declarer's score change) from the DD points."""
+    from analyses.trump_call import NOTRUMP_DELTA, NOTRUMP_WIN
+
+    play = simcore.simulate("trump-friend", 200, seed=6, what_if="trump", out=tmp_path / "play").path
+    written = run_analysis("trump-call", [play, tf_solve], tmp_path / "lv")
+    table = pl.read_csv(written[2])
+    assert set(table["level"]) == {"heuristic", "open-hand"}
+    oracle = _oracle_tf(pl.read_parquet(tf_solve / "hands" / "*.parquet"))
+    for question, key in ((NOTRUMP_WIN, "win_change"), (NOTRUMP_DELTA, "delta_change")):
+        rows = table.filter(pl.col("question") == question)
+        assert sorted(rows["level"]) == ["heuristic", "open-hand"], question
+        mine = rows.filter(pl.col("level") == "open-hand").row(0, named=True)
+        assert mine["n"] == 300 and mine["value"] == pytest.approx(np.mean([o[key] for o in oracle]))
+        assert mine["low"] <= mine["value"] <= mine["high"]
+    assert (tmp_path / "lv" / "open-hand" / "trump_friend_dd.png").is_file()
+    assert "Level **open-hand**" in written[0].read_text()
+
+
+def _contracts(spades_runs):
+    """(contract, open-hand tricks, tricks taken) of every side with two numeric bids, and
+    (dd_nil, tricks) of every nil bid (not blind), from the rows."""
+    solve = pl.read_parquet(spades_runs / "solve" / "hands" / "*.parquet")
+    play = pl.read_parquet(spades_runs / "play" / "hands" / "*.parquet")
+    sides, nils = [], []
+    for p, s in zip(play.iter_rows(named=True), solve.iter_rows(named=True)):
+        for side in (0, 1):
+            if p[f"bid{side}"] > 0 and p[f"bid{side + 2}"] > 0 and not p[f"blind{side}"] and not p[f"blind{side + 2}"]:
+                dd = s["dd_tricks"] if side == 0 else 13 - s["dd_tricks"]
+                sides.append((p[f"bid{side}"] + p[f"bid{side + 2}"], dd, p[f"tricks{side}"] + p[f"tricks{side + 2}"]))
+        nils += [(s[f"dd_nil{k}"], p[f"tricks{k}"]) for k in range(4) if p[f"bid{k}"] == 0 and not p[f"blind{k}"]]
+    return sides, nils
+
+
+def test_spades_bids_reads_a_solve_run_as_its_open_hand_level(spades_runs, tmp_path):
+    """spades-bids over a simulate run and a solve + simulate folder: both levels answer "a side's
+    tricks minus its contract" (in play; open-handed) and "nil bids that succeed" (held in play;
+    DD-safe) on the same bids."""
+    from analyses.spades_bids import NIL_CHOSEN, SIDE_QUESTION
+
+    written = run_analysis("spades-bids", [spades_runs / "play", spades_runs], tmp_path / "lv")
+    table = pl.read_csv(written[2])
+    sides, nils = _contracts(spades_runs)
+    got = {(r["question"], r["level"]): r for r in table.iter_rows(named=True)}
+    assert got[(SIDE_QUESTION, "heuristic")]["value"] == pytest.approx(np.mean([t - c for c, _, t in sides]))
+    assert got[(SIDE_QUESTION, "open-hand")]["value"] == pytest.approx(np.mean([d - c for c, d, _ in sides]))
+    assert got[(SIDE_QUESTION, "open-hand")]["n"] == len(sides) == got[(SIDE_QUESTION, "heuristic")]["n"]
+    assert len(nils) > 0
+    assert got[(NIL_CHOSEN, "heuristic")]["value"] == pytest.approx(np.mean([t == 0 for _, t in nils]))
+    assert got[(NIL_CHOSEN, "open-hand")]["value"] == pytest.approx(np.mean([d == 0 for d, _ in nils]))
+    bids = pl.read_csv(tmp_path / "lv" / "open-hand" / "spades_dd_bids_nil_bids.csv").filter(pl.col("feature") == "all")
+    assert bids["held_in_play"].item() == sum(t == 0 for _, t in nils)
+    with pytest.raises(SimcoreError, match="open-hand table .*use spades-dd-bids"):
+        run_analysis("spades-bids", spades_runs / "solve", tmp_path / "x")
 
 
 def test_relative_score_matches_the_engine_scoring():
@@ -202,10 +261,12 @@ def test_open_hand_analyses_side_by_side(tf_solve, spades_runs, tmp_path):
     shutil.copytree(tf_solve, other)
     run_analysis("trump-friend-dd", [tf_solve, other], tmp_path / "tf", labels=[f"{other}=copy"])
     claims = pl.read_csv(tmp_path / "tf" / "trump_friend_dd_levels.csv")
-    assert claims["question"].n_unique() == 2 and claims.height == 4
+    assert claims["question"].n_unique() == 4 and claims.height == 8
     nt = pl.read_csv(tmp_path / "tf" / "copy" / "trump_friend_dd_notrump.csv").filter(pl.col("feature") == "all")
-    mine = claims.filter(pl.col("question").str.starts_with("No trump"))
+    mine = claims.filter(pl.col("question") == "No trump instead of the longest suit (open-hand margin, paired)")
     assert mine["value"].to_list() == pytest.approx([nt["nt_change"].item()] * 2)
     run_analysis("spades-dd-bids", [spades_runs / "solve", spades_runs], tmp_path / "sp",
                  labels=[f"{spades_runs}=with-bids"])
-    assert pl.read_csv(tmp_path / "sp" / "spades_dd_bids_levels.csv").height == 2
+    claims = pl.read_csv(tmp_path / "sp" / "spades_dd_bids_levels.csv")
+    assert claims.filter(pl.col("level") == "open-hand").height == 1  # the solve run alone: DD-safe hands
+    assert claims.filter(pl.col("level") == "with-bids").height == 3  # with the bids: contracts and nil bids

@@ -186,12 +186,31 @@ def test_labels_override_and_clear_errors(runs, tmp_path):
         run_analysis("euchre-makers", [a, a], tmp_path / "z")
     with pytest.raises(SimcoreError, match="not one of the --data folders"):
         run_analysis("euchre-makers", [a, b], tmp_path / "z", labels=["elsewhere=strong"])
-    with pytest.raises(SimcoreError, match="open-hand table"):
-        run_analysis("euchre-makers", [a, runs["solve"]], tmp_path / "z")
+    with pytest.raises(SimcoreError, match="open-hand table .*use euchre-dd-order"):
+        run_analysis("euchre-makers", runs["solve"], tmp_path / "z")
     with pytest.raises(SimcoreError, match="reads a `simcore solve euchre` run"):
         run_analysis("euchre-dd-order", a, tmp_path / "z")
     with pytest.raises(SimcoreError, match="compares no levels"):
         run_analysis("dealing-check", [a, b], tmp_path / "z")
+
+
+def test_an_open_hand_level_is_read_by_the_open_hand_analysis(runs, tmp_path):
+    """A solve run among the levels of euchre-makers is analysed by euchre-dd-order, whose
+    answers stand beside the simulate levels' (the same chart, table and words)."""
+    from analyses import euchre_dd_order
+
+    written = run_analysis("euchre-makers", [runs[("euchre", "heuristic")], runs["solve"]], tmp_path / "lv")
+    table = pl.read_csv(written[2])
+    assert set(table["level"]) == {"heuristic", "open-hand"}
+    assert (tmp_path / "lv" / "open-hand" / "euchre_dd_order.csv").is_file()
+    assert (tmp_path / "lv" / "heuristic" / "euchre_makers.csv").is_file()
+    run_analysis("euchre-dd-order", runs["solve"], tmp_path / "alone")
+    direct = euchre_dd_order.level_claims(tmp_path / "alone")
+    mine = table.filter(pl.col("level") == "open-hand")
+    assert mine["question"].to_list() == [c.question for c in direct]
+    assert mine["value"].to_list() == pytest.approx([c.value for c in direct], nan_ok=True)
+    md = written[0].read_text()
+    assert "Level **open-hand**" in md and "only this level answers it" in md
 
 
 # ---------------------------------------------------------------- euchre-dd-order
