@@ -477,6 +477,48 @@ def _sure_trumps(ctx, hands, side, need):
     return best, _bit(16 * trump + lowest_bit(best_low))
 
 
+@nb.njit(cache=True, _nrt=False)
+def _later_trumps(ctx, hands, leader):
+    """(tricks the side not on lead surely wins with its top trumps, 0-2; the card that relies
+    on), four seats in two partnerships (the trump cases of DDS's LaterTricksMIN/MAX that
+    _sure_trumps, which counts one hand at a time, misses).
+
+    The side holds the two top trumps in play in two hands, one of them with another trump:
+    2 (that hand plays its other trump when the partner's top trump falls).  The opponents hold
+    the top trump and the side the next one, in a hand with another trump: 1 when that hand
+    plays right after the top trump's holder, or when the side holds the third trump too."""
+    trump = ctx[C_TRUMP]
+    if trump < 0:
+        return 0, np.uint64(0)
+    ft = _field(_union(ctx, hands), trump)
+    if popcount(ft) < 2:
+        return 0, np.uint64(0)
+    maxi = ctx[C_MAX]
+    side = 1 - ((maxi >> leader) & 1)
+    a = 16 * trump + highest_bit(ft)
+    ft &= ~(np.uint64(1) << np.uint64(highest_bit(ft)))
+    k = 16 * trump + highest_bit(ft)
+    ha = _holder(hands, a)
+    hk = _holder(hands, k)
+    if ((maxi >> hk) & 1) != side:
+        return 0, np.uint64(0)
+    long_k = popcount(_field(hands[hk], trump)) > 1
+    if ((maxi >> ha) & 1) == side:
+        if ha != hk and (long_k or popcount(_field(hands[ha], trump)) > 1):
+            return 2, _bit(k)
+        return 0, np.uint64(0)  # one hand: _sure_trumps counts it
+    if not long_k:
+        return 0, np.uint64(0)
+    if ctx[C_NEXT + ha] == hk:
+        return 1, _bit(k)
+    ft &= ~(np.uint64(1) << np.uint64(highest_bit(ft)))
+    if ft:
+        q = 16 * trump + highest_bit(ft)
+        if ((maxi >> _holder(hands, q)) & 1) == side:
+            return 1, _bit(q)
+    return 0, np.uint64(0)
+
+
 # ---------------------------------------------------------------- the nil objective (Spades)
 # count = {s}, max = s's two opponents: s and its partner keep s's tricks low.  The bounds and
 # the move order of the trick-count objective do not apply; these do (reached only when
@@ -1729,6 +1771,26 @@ def _second_hand_cut(tab, d, leader, mover, target):
 
 
 @nb.njit(cache=True, _nrt=False)
+def _later_cut(tab, d, leader, target, hi):
+    """1 or 0 when _later_trumps settles ``target`` at the boundary node d (the cards relied on
+    in relevant[d]), else -1."""
+    ctx = tab[T_CTX]
+    q, rq = _later_trumps(ctx, tab[T_HANDS], leader)
+    if q == 0:
+        return -1
+    if (ctx[C_MAX] >> leader) & 1:
+        if hi - q * ctx[C_CONST] >= target:
+            return -1
+        r = 0
+    else:
+        if q * ctx[C_CONST] < target:
+            return -1
+        r = 1
+    tab[T_RELEVANT][d] = rq
+    return r
+
+
+@nb.njit(cache=True, _nrt=False)
 def _enter(tab, d):
     """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
     relied on in relevant[d]), or -1 after generating its moves."""
@@ -1780,6 +1842,10 @@ def _enter(tab, d):
             if hi - q * ctx[C_CONST] < target:
                 relevant[d] = rq
                 return 0
+            if ctx[C_NACTIVE] == 4:
+                r = _later_cut(tab, d, leader, target, hi)
+                if r >= 0:
+                    return r
         elif _nil_seat(ctx) >= 0:
             r, rq = _nil_bounds(ctx, hands, _nil_seat(ctx), leader, target)
             tab[T_COUNTERS][N_QUICK] += 1
