@@ -17,10 +17,13 @@ import numba as nb
 import numpy as np
 
 from simcore import search
+from simcore.cards import lowest_bit
 
 SPADES = 3
 NO_POINTS = np.zeros(64, np.int64)
 TABLE_BITS = 18
+GUESS_HONOUR = 0.2  # tricks per honour point over the other side's (see _first_target)
+GUESS_SPADE = 0.575  # ... per spade over theirs
 
 
 def new_tables(n: int = 1, log2_size: int = TABLE_BITS):
@@ -53,7 +56,32 @@ def _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab):
 def solve_value(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     """Tricks won by seats 0+2 from here on (nil = -1), or the nil value of seat ``nil``."""
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
-    return search.value(tab, trick_len, leader, b)
+    if nil >= 0:
+        return search.value(tab, trick_len, leader, b)
+    return search.value_from(tab, trick_len, leader, b, _first_target(hands, tab, trick_len))
+
+
+@nb.njit(cache=True)
+def _first_target(hands, tab, trick_len):
+    """The first target of the trick count: a guess of what seats 0+2 take, half the tricks
+    left moved by their honour points (A 4 ... J 1) and spades over the other side's (weights of
+    a least-squares fit on 120 full deals; 1.1-1.4 tricks off the value, root mean square, on
+    three sets of 40-80, against 2.9 for the middle).  Full deals,
+    mean nodes against value's start at 5 of 13: 260k against 272k (80 deals), 182k against
+    194k (40 others), 259k against 263k on 40 deals outside the fit."""
+    honours = 0.0
+    spades = 0.0
+    for s in range(4):
+        sign = 1.0 if s % 2 == 0 else -1.0
+        m = np.uint64(hands[s])
+        while m:
+            c = np.int64(lowest_bit(m))
+            m &= m - np.uint64(1)
+            honours += sign * max(c % 13 - 8, 0)
+            spades += sign * (c // 13 == SPADES)
+    guess = search.position_bound(tab, trick_len) / 2 + GUESS_HONOUR * honours + \
+        GUESS_SPADE * spades
+    return np.int64(np.floor(guess + 0.5))
 
 
 @nb.njit(cache=True)
