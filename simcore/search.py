@@ -78,6 +78,7 @@ N_QUICK = 10  # quick-trick checks
 N_QUICK_CUTS = 11  # ... that settled the node
 N_ABORTED = 12  # 1 when the last solve ran out of its node budget
 N_EVICT = 13  # stores that overwrote a live entry of the same solve
+N_SEARCHES = 14  # boolean searches (thresholds tried)
 
 # the table tuple, by position
 T_KEYS, T_VALS, T_COUNTERS, T_CTX, T_HANDS, T_STACK, T_MOVES, T_SCORES, T_KEYBUF, T_SCRATCH, \
@@ -1170,7 +1171,7 @@ def _lead_weight(ctx, hands, u, mover, c, killer, best):
 
 @nb.njit(cache=True, _nrt=False)
 def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, scores, best,
-               killer):
+               killer, points):
     """One card per run of equivalent legal cards into moves[:n], best-looking first; returns
     n and the cards left out as equivalent to a lower one.
 
@@ -1193,7 +1194,7 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
     maxi = ctx[C_MAX]
     count = ctx[C_COUNT]
     mover_max = (maxi >> mover) & 1
-    haspts = ctx[C_HASPTS]
+    haspts = 1 if points else 0
     w = -1  # the trick's best card so far and who played it
     ws = -1
     partner_cards = np.uint64(0)
@@ -1225,9 +1226,10 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                         ruffable |= 1 << s
     last_hand = tlen == ctx[C_NACTIVE] - 1
     # four seats in two partnerships without card points: DDS's lead order
-    dds_leads = DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4 and haspts == 0 \
-        and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1)
-    nil = _nil_seat(ctx)
+    dds_leads = False if points else (
+        DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4
+        and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1))
+    nil = -1 if points else _nil_seat(ctx)
     n = 0
     equiv = np.uint64(0)
     m = legal
@@ -1563,7 +1565,7 @@ def _settle(f, relevant, d, r, bound, rel):
     return r
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _enter_points(tab, d):
     """The trick-boundary part of :func:`_enter` when cards carry points: (0/1 with its bound
     in F_BOUND and the cards it relied on in relevant[d], or -1; the table's remembered best
@@ -1617,7 +1619,7 @@ def _enter_points(tab, d):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _enter(tab, d):
+def _enter(tab, d, points):
     """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
     relied on in relevant[d]), or -1 after generating its moves."""
     ctx = tab[T_CTX]
@@ -1631,7 +1633,7 @@ def _enter(tab, d):
     broken = f[F_BROKEN] != 0
     target = f[F_TARGET]
     best = -1
-    if tlen == 0 and ctx[C_HASPTS]:
+    if tlen == 0 and points:
         r, best = _enter_points(tab, d)
         if r >= 0:
             return r
@@ -1696,7 +1698,7 @@ def _enter(tab, d):
     f[F_MAX] = (ctx[C_MAX] >> mover) & 1
     f[F_BOUND] = -1 if f[F_MAX] else 1 << 20  # card points: the best bound of the moves tried
     n, equiv = _gen_moves(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, broken, mover,
-                          tab[T_MOVES][d], tab[T_SCORES][d], best, f[F_KILLER])
+                          tab[T_MOVES][d], tab[T_SCORES][d], best, f[F_KILLER], points)
     f[F_N] = n
     for s in range(4):
         f[F_SMALL + s] = 0
@@ -1751,7 +1753,7 @@ def _small_limit(ctx, hands, s, rel):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _search(tab, tlen, leader, broken, target, depth):
+def _search(tab, tlen, leader, broken, target, depth, points):
     """Can the max side get at least ``target`` from here (current trick included)?
 
     The position is tab's hands and the trick stack[depth - tlen:depth].  An explicit stack of
@@ -1772,14 +1774,14 @@ def _search(tab, tlen, leader, broken, target, depth):
     relevant = tab[T_RELEVANT]
     restrict = ctx[C_RESTRICT]
     nactive = ctx[C_NACTIVE]
-    soft = ctx[C_HASPTS] != 0
+    soft = points
     d = depth
     f = frames[d]
     f[F_TLEN] = tlen
     f[F_LEADER] = leader
     f[F_BROKEN] = 1 if broken else 0
     f[F_TARGET] = target
-    r = _enter(tab, d)
+    r = _enter(tab, d, points)
     while True:
         if r < 0:  # try the frame's next move, or close it when none is left
             f = frames[d]
@@ -1814,7 +1816,7 @@ def _search(tab, tlen, leader, broken, target, depth):
                 g[F_LEADER] = f[F_LEADER]
                 g[F_TARGET] = f[F_TARGET]
             d += 1
-            r = _enter(tab, d)
+            r = _enter(tab, d, points)
             if r < 0 and ctx[C_BUDGET] > 0 and tab[T_COUNTERS][N_NODES] > ctx[C_BUDGET]:
                 tab[T_COUNTERS][N_ABORTED] = 1
                 for j in range(d - 1, depth - 1, -1):  # put the cards played back
@@ -1869,7 +1871,11 @@ def _exact(tab, tlen, leader, broken, depth, lo, hi, first):
     while lo < hi:
         if linear and not ok:  # after a failed search, a new generation (see above)
             tab[T_COUNTERS][N_GEN] += 1
-        ok = _search(tab, tlen, leader, broken, t, depth)
+        if linear:  # one compiled search for each (see _search)
+            ok = _search(tab, tlen, leader, broken, t, depth, False)
+        else:
+            ok = _search(tab, tlen, leader, broken, t, depth, True)
+        tab[T_COUNTERS][N_SEARCHES] += 1
         if tab[T_COUNTERS][N_ABORTED]:
             return -1
         b = tab[T_FRAMES][depth][F_BOUND]  # counting card points, a fail-soft bound beyond t
@@ -1987,8 +1993,11 @@ def value_between(tab, tlen, leader, broken, lo, hi):
 @nb.njit(cache=True)
 def at_least(tab, tlen, leader, broken, target):
     """Can the max side get at least ``target`` from the position set up in tab?"""
+    if tab[T_CTX][C_HASPTS]:
+        return _search(tab, np.int64(tlen), np.int64(leader), np.bool_(broken),
+                       np.int64(target), np.int64(tlen), True)
     return _search(tab, np.int64(tlen), np.int64(leader), np.bool_(broken), np.int64(target),
-                   np.int64(tlen))
+                   np.int64(tlen), False)
 
 
 @nb.njit(cache=True)
