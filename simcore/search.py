@@ -47,7 +47,6 @@ BUCKET = 128  # entries a bucket holds (DDS keeps up to 125 a suit-length patter
 # entries of one base (leader, suit lengths...) share one bucket, as many as their top cards differ
 # (at most 128: a full bucket's fill byte counts BUCKET + its next victim, see _victim)
 DDS_LEADS = True  # four-seat partnership games lead in DDS's order (_lead_weight)
-MID_TRICK_BOUNDS = 0b11000  # card points: _trick_bound after these trick lengths (bit tlen)
 SUIT_FIELD = np.uint64(0xFFFF)
 
 # ---------------------------------------------------------------- the context (int64 vector)
@@ -1399,10 +1398,9 @@ def _mask_points(ctx, m):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _sure_points(ctx, hands, side, extra):
-    """(points the seats with max-bit ``side`` win with the cards in their hands whatever
-    happens; the card that depends on): the points of their trumps above every trump of the
-    other side (in its hands or, ``extra``, already in the current trick).
+def _sure_points(ctx, hands, side):
+    """(points the seats with max-bit ``side`` win whatever happens, from a trick boundary on;
+    the card that depends on): the points of their trumps above every trump of the other side.
     Whenever such a trump is played, the trick goes to the highest trump in it, which is the
     side's (TF-8.1).  It depends on the other side's highest trump (the cards above it and
     their holders)."""
@@ -1418,7 +1416,7 @@ def _sure_points(ctx, hands, side, extra):
         else:
             other |= hands[t]
     mine &= _suit_bits(trump)
-    ot = (other | extra) & _suit_bits(trump)
+    ot = other & _suit_bits(trump)
     if ot == 0:
         return _mask_points(ctx, mine), np.uint64(0)
     top = highest_bit(ot)
@@ -1588,7 +1586,6 @@ def _enter_points(tab, d):
     hi = _mask_points(ctx, u) + (ncards // nactive) * ctx[C_CONST]  # every point in play
     if target > hi:
         return _settle(f, relevant, d, 0, hi, np.uint64(0)), -1
-    f[F_HI] = hi  # for the bounds in the middle of the trick (_trick_bound)
     if ncards == nactive:
         v = _last_trick(ctx, hands, leader)
         return _settle(f, relevant, d, 1 if v >= target else 0, v,
@@ -1597,10 +1594,10 @@ def _enter_points(tab, d):
         v, rel = _two_tricks(ctx, hands, leader)
         return _settle(f, relevant, d, 1 if v >= target else 0, v, rel), -1
     if ctx[C_QUICK_POINTS]:
-        q, rq = _sure_points(ctx, hands, 1, np.uint64(0))
+        q, rq = _sure_points(ctx, hands, 1)
         if q >= target:
             return _settle(f, relevant, d, 1, q, rq), -1
-        q, rq = _sure_points(ctx, hands, 0, np.uint64(0))
+        q, rq = _sure_points(ctx, hands, 0)
         if hi - q < target:
             return _settle(f, relevant, d, 0, hi - q, rq), -1
         q, rq = _quick_points(ctx, hands, leader, f[F_BROKEN] != 0)
@@ -1619,72 +1616,6 @@ def _enter_points(tab, d):
         tab[T_COUNTERS][N_HITS] += 1
         return _settle(f, relevant, d, r, bound, rel), best
     return -1, best
-
-
-@nb.njit(cache=True, _nrt=False)
-def _trick_bound(tab, d, tlen, leader, mover, target):
-    """Bounds in the middle of a trick, counting card points: each side's sure trump points
-    (_sure_points, counting the other side's trumps already in the trick) plus the points
-    already in the trick when its winning card can no longer be beaten by a seat of the other
-    side still to play (``mover`` and after).  1 or 0 (bound in F_BOUND, the cards it relied on
-    in relevant[d]) when they settle ``target``, else -1."""
-    ctx = tab[T_CTX]
-    hands = tab[T_HANDS]
-    stack = tab[T_STACK]
-    start = d - tlen
-    trump = ctx[C_TRUMP]
-    maxi = ctx[C_MAX]
-    w = stack[start]
-    ws = leader
-    seat = leader
-    pts = ctx[C_POINTS + w]
-    by_max = _bit(w) if (maxi >> leader) & 1 else np.uint64(0)  # the trick's cards by side
-    by_min = _bit(w) ^ by_max
-    for i in range(1, tlen):
-        seat = ctx[C_NEXT + seat]
-        c = stack[start + i]
-        if (maxi >> seat) & 1:
-            by_max |= _bit(c)
-        else:
-            by_min |= _bit(c)
-        pts += ctx[C_POINTS + c]
-        if _beats(c, w, trump):
-            w = c
-            ws = seat
-    side = (maxi >> ws) & 1
-    led = stack[start] >> 4
-    wsuit = w >> 4
-    above = ~((_bit(w) << np.uint64(1)) - np.uint64(1)) & _suit_bits(wsuit)
-    decided = pts > 0
-    seat = mover
-    for _ in range(ctx[C_NACTIVE] - tlen if decided else 0):
-        if ((maxi >> seat) & 1) != side:
-            h = hands[seat]
-            follows = (h & _suit_bits(led)) != 0
-            if follows or wsuit == trump:
-                if (wsuit == led or not follows) and (h & above):
-                    decided = False
-                    break
-            elif trump >= 0 and (h & _suit_bits(trump)):
-                decided = False
-                break
-        seat = ctx[C_NEXT + seat]
-    f = tab[T_FRAMES][d]
-    hi = tab[T_FRAMES][start][F_HI]  # the points in play do not change within a trick
-    qt, rt = _sure_points(ctx, hands, 1, by_min)
-    qo, ro = _sure_points(ctx, hands, 0, by_max)
-    lo = qt + (pts if decided and side == 1 else 0)
-    hi -= qo + (pts if decided and side == 0 else 0)
-    rel = _bit(w) if decided else np.uint64(0)
-    if lo >= target:
-        f[F_BOUND] = lo
-        tab[T_RELEVANT][d] = rt | (rel if side == 1 else np.uint64(0))
-        return 1
-    if hi < target:
-        f[F_BOUND] = hi
-        tab[T_RELEVANT][d] = ro | (rel if side == 0 else np.uint64(0))
-        return 0
-    return -1
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -1763,10 +1694,6 @@ def _enter(tab, d, points):
         mover = leader
         for _ in range(tlen):
             mover = ctx[C_NEXT + mover]
-        if points and ctx[C_QUICK_POINTS] and (MID_TRICK_BOUNDS >> tlen) & 1:
-            r = _trick_bound(tab, d, tlen, leader, mover, target)
-            if r >= 0:
-                return r
     f[F_MOVER] = mover
     f[F_MAX] = (ctx[C_MAX] >> mover) & 1
     f[F_BOUND] = -1 if f[F_MAX] else 1 << 20  # card points: the best bound of the moves tried
@@ -1849,8 +1776,6 @@ def _search(tab, tlen, leader, broken, target, depth, points):
     nactive = ctx[C_NACTIVE]
     soft = points
     d = depth
-    if points and tlen > 0:  # the bounds in the middle of a trick start from its points in play
-        frames[d - tlen][F_HI] = upper_bound(ctx, hands, stack, d - tlen, tlen)
     f = frames[d]
     f[F_TLEN] = tlen
     f[F_LEADER] = leader
