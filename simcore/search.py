@@ -64,7 +64,8 @@ C_QUICK_POINTS = 15  # quick tricks with card points valid: count == max, cards 
 C_NEXT = 9  # 5 slots: the next seat in play after each seat
 C_BUDGET = 14  # most nodes a solve may search (0 = no limit); kept across solves, see set_budget
 C_POINTS = 16  # 64 slots: points of each solver card id
-CTX_SIZE = C_POINTS + 64
+C_PMASK = C_POINTS + 64  # 4 slots: the cards whose points have bit k set (k = 0..3)
+CTX_SIZE = C_PMASK + 4
 
 # counters (statistics of the last top-level solve, besides the generation)
 N_GEN = 0
@@ -78,6 +79,7 @@ N_QUICK = 10  # quick-trick checks
 N_QUICK_CUTS = 11  # ... that settled the node
 N_ABORTED = 12  # 1 when the last solve ran out of its node budget
 N_EVICT = 13  # stores that overwrote a live entry of the same solve
+N_SEARCHES = 14  # boolean searches (thresholds tried)
 
 # the table tuple, by position
 T_KEYS, T_VALS, T_COUNTERS, T_CTX, T_HANDS, T_STACK, T_MOVES, T_SCORES, T_KEYBUF, T_SCRATCH, \
@@ -85,7 +87,8 @@ T_KEYS, T_VALS, T_COUNTERS, T_CTX, T_HANDS, T_STACK, T_MOVES, T_SCORES, T_KEYBUF
 # a search frame's int64 words (one frame per card played from the root)
 F_TLEN, F_LEADER, F_BROKEN, F_TARGET, F_MOVER, F_MAX, F_N, F_I, F_LO, F_HI, F_KILLER = range(11)
 F_SMALL = 11  # 4 words: per suit, the rank below which the node's remaining moves are skipped
-F_WORDS = F_SMALL + 4
+F_BOUND = F_SMALL + 4  # card points: the node's fail-soft bound of its value (see _search)
+F_WORDS = F_BOUND + 1
 # a transposition entry's int32 words
 V_GEN, V_LO, V_HI, V_BEST = range(4)
 
@@ -177,10 +180,15 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
     ctx[C_MAX] = maxi
     ctx[C_CONST] = trick_const
     has = 0
+    for k in range(4):
+        ctx[C_PMASK + k] = 0
     for c in range(64):
         ctx[C_POINTS + c] = points[c]
         if points[c] != 0:
             has = 1
+            for k in range(4):
+                if (points[c] >> k) & 1:
+                    ctx[C_PMASK + k] |= np.int64(1) << np.int64(c)
     ctx[C_HASPTS] = has
     ctx[C_QUICK] = 1 if (has == 0 and (count & active) == (maxi & active)) else 0
     ctx[C_QUICK_POINTS] = 1 if (has == 1 and (count & active) == (maxi & active)) else 0
@@ -875,7 +883,8 @@ def _top_cards(hands, ctx, top):
 
 @nb.njit(cache=True, _nrt=False)
 def _probe(tab, d, target):
-    """(1 or 0 when a matching entry settles ``target``, else -1; the settling entry's relevant
+    """(1 or 0 when a matching entry settles ``target``, else -1; the entry's bound that
+    settles it, its lower bound when 1, its upper bound when 0; the settling entry's relevant
     cards; a remembered best card or -1) for the position whose key is in keybuf[d]."""
     keys = tab[T_KEYS]
     vals = tab[T_VALS]
@@ -888,13 +897,14 @@ def _probe(tab, d, target):
         slot = base + j
         if tags[slot] != tag or not _matches(keys, slot, keybuf):
             continue
-        if vals[slot, V_LO] >= target or vals[slot, V_HI] < target:
-            r = 1 if vals[slot, V_LO] >= target else 0
-            return r, _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
+        if vals[slot, V_LO] >= target:
+            return 1, vals[slot, V_LO], _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
+        if vals[slot, V_HI] < target:
+            return 0, vals[slot, V_HI], _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
         rb = vals[slot, V_BEST] & 255
         if rb != 255 and best < 0:
             best = _abs_card(tab[T_HANDS], tab[T_CTX], rb)
-    return -1, np.uint64(0), best
+    return -1, 0, np.uint64(0), best
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -1520,7 +1530,7 @@ def _weight_third(ctx, hands, leader, mover, c, x, led, L, top, r, rr, cnt, ftes
 
 @nb.njit(cache=True, _nrt=False)
 def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, scores, best,
-               killer):
+               killer, points):
     """One card per run of equivalent legal cards into moves[:n], best-looking first; returns
     n and the cards left out as equivalent to a lower one.
 
@@ -1543,7 +1553,7 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
     maxi = ctx[C_MAX]
     count = ctx[C_COUNT]
     mover_max = (maxi >> mover) & 1
-    haspts = ctx[C_HASPTS]
+    haspts = 1 if points else 0
     w = -1  # the trick's best card so far and who played it
     ws = -1
     partner_cards = np.uint64(0)
@@ -1575,9 +1585,10 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                         ruffable |= 1 << s
     last_hand = tlen == ctx[C_NACTIVE] - 1
     # four seats in two partnerships without card points: DDS's lead order
-    dds_leads = DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4 and haspts == 0 \
-        and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1)
-    nil = _nil_seat(ctx)
+    dds_leads = False if points else (
+        DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4
+        and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1))
+    nil = -1 if points else _nil_seat(ctx)
     n = 0
     equiv = np.uint64(0)
     m = legal
@@ -1610,7 +1621,9 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
             elif (partner_ruffs >> s) & 1 and not can_ruff and s != trump:
                 sc = 4500 - strength  # for the partner to ruff
             else:
-                sc = 3000 - strength
+                sc = 3000 - strength - 40 * pts  # low, keeping the point cards back
+            if c == killer and haspts:
+                sc += 1200  # the last cut-off lead at this depth, after the table's best
         else:
             wins = _beats(c, w, trump)
             winner = mover if wins else ws
@@ -1620,6 +1633,8 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                                   leader, tlen)
             if ours and safe:
                 sc = (8000 if not wins else 7000) - strength + 40 * pts * haspts
+            elif ours and haspts and not last_hand:  # high without points, before ducking
+                sc = 4500 + strength - 40 * pts
             elif ours:
                 sc = 3000 + strength if not last_hand else 5000 - strength
             elif safe or last_hand:
@@ -1725,6 +1740,22 @@ def _trick_relevant(ctx, stack, start, n):
     return np.uint64(0)
 
 
+# ---------------------------------------------------------------- card points (Trump Friend)
+# Counting card points, the searches are *fail-soft* (the Skat solvers' way): a node deciding
+# "at least t?" also leaves in F_BOUND a bound of its value beyond t (a lower bound when it
+# succeeds, an upper bound when it fails), from the bounds, table entries and last tricks its
+# proof rests on.  The table stores those bounds, and the root loop (_exact) jumps past every
+# threshold a bound already decides.
+
+
+@nb.njit(inline="always", cache=True)
+def _mask_points(ctx, m):
+    """The points of the cards of mask m (card points 0-15 a card), by the point masks."""
+    return (popcount(m & np.uint64(ctx[C_PMASK])) + 2 * popcount(m & np.uint64(ctx[C_PMASK + 1]))
+            + 4 * popcount(m & np.uint64(ctx[C_PMASK + 2]))
+            + 8 * popcount(m & np.uint64(ctx[C_PMASK + 3])))
+
+
 @nb.njit(cache=True, _nrt=False)
 def _second_hand_wins(ctx, hands, lead, leader):
     """(does the second hand's side surely win the trick led by ``lead``?; the card that relies
@@ -1786,7 +1817,228 @@ def _later_cut(tab, d, leader, target, hi):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _enter(tab, d):
+def _sure_points(ctx, hands, side):
+    """(points the seats with max-bit ``side`` win whatever happens, from a trick boundary on;
+    the card that depends on): the points of their trumps above every trump of the other side.
+    Whenever such a trump is played, the trick goes to the highest trump in it, which is the
+    side's (TF-8.1).  It depends on the other side's highest trump (the cards above it and
+    their holders)."""
+    trump = ctx[C_TRUMP]
+    if trump < 0:
+        return 0, np.uint64(0)
+    maxi = ctx[C_MAX]
+    mine = np.uint64(0)
+    other = np.uint64(0)
+    for t in range(ctx[C_NSEATS]):
+        if ((maxi >> t) & 1) == side:
+            mine |= hands[t]
+        else:
+            other |= hands[t]
+    mine &= _suit_bits(trump)
+    ot = other & _suit_bits(trump)
+    if ot == 0:
+        return _mask_points(ctx, mine), np.uint64(0)
+    top = highest_bit(ot)
+    return _mask_points(ctx, mine & ~((_bit(top) << np.uint64(1)) - np.uint64(1))), _bit(top)
+
+
+@nb.njit(inline="always", cache=True)
+def _rank_won(c0, c1, c2, c3, c4, best):
+    """The winning card ``best`` of a five-card trick if it won on rank over a card of its own
+    suit, else nothing."""
+    s = best >> 4
+    n = ((c0 >> 4) == s) + ((c1 >> 4) == s) + ((c2 >> 4) == s) + ((c3 >> 4) == s) + ((c4 >> 4) == s)
+    return _bit(best) if n > 1 else np.uint64(0)
+
+
+@nb.njit(inline="always", cache=True)
+def _five(ctx, c0, c1, c2, c3, c4, first, seats):
+    """(winning seat, points, winning card) of the five-card trick c0..c4, c0 played by the
+    seat at play-order position ``first``; ``seats`` packs the five seats in play order, 3 bits
+    each."""
+    trump = ctx[C_TRUMP]
+    best = c0
+    wi = 0
+    if _beats(c1, best, trump):
+        best = c1
+        wi = 1
+    if _beats(c2, best, trump):
+        best = c2
+        wi = 2
+    if _beats(c3, best, trump):
+        best = c3
+        wi = 3
+    if _beats(c4, best, trump):
+        best = c4
+        wi = 4
+    pts = ctx[C_POINTS + c0] + ctx[C_POINTS + c1] + ctx[C_POINTS + c2] + ctx[C_POINTS + c3] \
+        + ctx[C_POINTS + c4]
+    return (seats >> (3 * ((first + wi) % 5))) & 7, pts, best
+
+
+@nb.njit(inline="always", cache=True)
+def _follows(x, y, led, k):
+    """May a seat holding x and y play its card k (0: x, 1: y) to a trick led in ``led``?"""
+    fx = (x >> 4) == led
+    fy = (y >> 4) == led
+    if fx == fy:
+        return True
+    return fx if k == 0 else fy
+
+
+@nb.njit(inline="always", cache=True)
+def _pick(x, y, k):
+    """(the card played, the card kept) of a two-card hand x, y playing card k."""
+    return (x, y) if k == 0 else (y, x)
+
+
+@nb.njit(inline="always", cache=True)
+def _better(v, w, maxing):
+    return max(v, w) if maxing else min(v, w)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _two_tricks(ctx, hands, leader):
+    """Exact value of the last two tricks of five seats (every seat holds two cards), by
+    trying every line (at most 32); and the cards it relied on: in every line, each trick's
+    winning card when it won on rank over a card of its own suit (the union over all lines, as
+    a node that tries every move gathers it).  Cheaper than searching these small trees node
+    by node through the table."""
+    count = ctx[C_COUNT]
+    maxi = ctx[C_MAX]
+    seats = 0  # the five seats in play order from the leader, 3 bits each
+    s = leader
+    x0 = y0 = x1 = y1 = x2 = y2 = x3 = y3 = x4 = y4 = 0
+    for i in range(5):
+        seats |= s << (3 * i)
+        h = hands[s]
+        a = lowest_bit(h)
+        b = highest_bit(h)
+        if i == 0:
+            x0, y0 = a, b
+        elif i == 1:
+            x1, y1 = a, b
+        elif i == 2:
+            x2, y2 = a, b
+        elif i == 3:
+            x3, y3 = a, b
+        else:
+            x4, y4 = a, b
+        s = ctx[C_NEXT + s]
+    m0 = (maxi >> leader) & 1
+    m1 = (maxi >> (seats >> 3 & 7)) & 1
+    m2 = (maxi >> (seats >> 6 & 7)) & 1
+    m3 = (maxi >> (seats >> 9 & 7)) & 1
+    m4 = (maxi >> (seats >> 12 & 7)) & 1
+    rel = np.uint64(0)
+    v0 = -1 if m0 else 1 << 20
+    for k0 in range(2):
+        c0, r0 = _pick(x0, y0, k0)
+        led = c0 >> 4
+        v1 = -1 if m1 else 1 << 20
+        for k1 in range(2):
+            if not _follows(x1, y1, led, k1):
+                continue
+            c1, r1 = _pick(x1, y1, k1)
+            v2 = -1 if m2 else 1 << 20
+            for k2 in range(2):
+                if not _follows(x2, y2, led, k2):
+                    continue
+                c2, r2 = _pick(x2, y2, k2)
+                v3 = -1 if m3 else 1 << 20
+                for k3 in range(2):
+                    if not _follows(x3, y3, led, k3):
+                        continue
+                    c3, r3 = _pick(x3, y3, k3)
+                    v4 = -1 if m4 else 1 << 20
+                    for k4 in range(2):
+                        if not _follows(x4, y4, led, k4):
+                            continue
+                        c4, r4 = _pick(x4, y4, k4)
+                        w, p, best = _five(ctx, c0, c1, c2, c3, c4, 0, seats)
+                        rel |= _rank_won(c0, c1, c2, c3, c4, best)
+                        v = p + ctx[C_CONST] if (count >> w) & 1 else 0
+                        wi = 0  # the last trick is led by w: its cards in play order from w
+                        for i in range(5):
+                            if (seats >> (3 * i)) & 7 == w:
+                                wi = i
+                        rs = (r0, r1, r2, r3, r4)
+                        w2, p2, best2 = _five(ctx, rs[wi], rs[(wi + 1) % 5], rs[(wi + 2) % 5],
+                                              rs[(wi + 3) % 5], rs[(wi + 4) % 5], wi, seats)
+                        rel |= _rank_won(r0, r1, r2, r3, r4, best2)
+                        if (count >> w2) & 1:
+                            v += p2 + ctx[C_CONST]
+                        v4 = _better(v4, v, m4)
+                    v3 = _better(v3, v4, m3)
+                v2 = _better(v2, v3, m2)
+            v1 = _better(v1, v2, m1)
+        v0 = _better(v0, v1, m0)
+    return v0, rel
+
+
+@nb.njit(inline="always", cache=True)
+def _settle(f, relevant, d, r, bound, rel):
+    """Settle a points node: result r, its fail-soft bound and the cards it relied on."""
+    f[F_BOUND] = bound
+    relevant[d] = rel
+    return r
+
+
+@nb.njit(inline="always", cache=True, _nrt=False)
+def _enter_points(tab, d):
+    """The trick-boundary part of :func:`_enter` when cards carry points: (0/1 with its bound
+    in F_BOUND and the cards it relied on in relevant[d], or -1; the table's remembered best
+    lead or -1)."""
+    ctx = tab[T_CTX]
+    hands = tab[T_HANDS]
+    f = tab[T_FRAMES][d]
+    relevant = tab[T_RELEVANT]
+    leader = f[F_LEADER]
+    target = f[F_TARGET]
+    nactive = ctx[C_NACTIVE]
+    u = _union(ctx, hands)
+    ncards = popcount(u)
+    if ncards == 0:
+        return _settle(f, relevant, d, 1 if target <= 0 else 0, 0, np.uint64(0)), -1
+    if target <= 0:
+        return _settle(f, relevant, d, 1, 0, np.uint64(0)), -1
+    hi = _mask_points(ctx, u) + (ncards // nactive) * ctx[C_CONST]  # every point in play
+    if target > hi:
+        return _settle(f, relevant, d, 0, hi, np.uint64(0)), -1
+    if ncards == nactive:
+        v = _last_trick(ctx, hands, leader)
+        return _settle(f, relevant, d, 1 if v >= target else 0, v,
+                       _last_trick_relevant(ctx, hands, leader)), -1
+    if ncards == 2 * nactive and nactive == 5:
+        v, rel = _two_tricks(ctx, hands, leader)
+        return _settle(f, relevant, d, 1 if v >= target else 0, v, rel), -1
+    if ctx[C_QUICK_POINTS]:
+        q, rq = _sure_points(ctx, hands, 1)
+        if q >= target:
+            return _settle(f, relevant, d, 1, q, rq), -1
+        q, rq = _sure_points(ctx, hands, 0)
+        if hi - q < target:
+            return _settle(f, relevant, d, 0, hi - q, rq), -1
+        q, rq = _quick_points(ctx, hands, leader, f[F_BROKEN] != 0)
+        tab[T_COUNTERS][N_QUICK] += 1
+        if (ctx[C_MAX] >> leader) & 1:
+            if q >= target:
+                tab[T_COUNTERS][N_QUICK_CUTS] += 1
+                return _settle(f, relevant, d, 1, q, rq), -1
+        elif hi - q < target:
+            tab[T_COUNTERS][N_QUICK_CUTS] += 1
+            return _settle(f, relevant, d, 0, hi - q, rq), -1
+    _make_key(ctx, hands, leader, f[F_BROKEN] != 0, tab[T_KEYBUF][d])
+    r, bound, rel, best = _probe(tab, d, target)
+    tab[T_COUNTERS][N_PROBES] += 1
+    if r >= 0:
+        tab[T_COUNTERS][N_HITS] += 1
+        return _settle(f, relevant, d, r, bound, rel), best
+    return -1, best
+
+
+@nb.njit(cache=True, _nrt=False)
+def _enter(tab, d, points):
     """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
     relied on in relevant[d]), or -1 after generating its moves."""
     ctx = tab[T_CTX]
@@ -1800,7 +2052,12 @@ def _enter(tab, d):
     broken = f[F_BROKEN] != 0
     target = f[F_TARGET]
     best = -1
-    if tlen == 0:
+    if tlen == 0 and points:
+        r, best = _enter_points(tab, d)
+        if r >= 0:
+            return r
+        mover = leader
+    elif tlen == 0:
         if target <= 0:
             return 1
         u = _union(ctx, hands)
@@ -1848,20 +2105,8 @@ def _enter(tab, d):
                 tab[T_COUNTERS][N_QUICK_CUTS] += 1
                 relevant[d] = rq
                 return r
-        elif ctx[C_QUICK_POINTS]:
-            q, rq = _quick_points(ctx, hands, leader, broken)
-            tab[T_COUNTERS][N_QUICK] += 1
-            if (ctx[C_MAX] >> leader) & 1:
-                if q >= target:
-                    tab[T_COUNTERS][N_QUICK_CUTS] += 1
-                    relevant[d] = rq
-                    return 1
-            elif hi - q < target:
-                tab[T_COUNTERS][N_QUICK_CUTS] += 1
-                relevant[d] = rq
-                return 0
         _make_key(ctx, hands, leader, broken, tab[T_KEYBUF][d])
-        r, rel, best = _probe(tab, d, target)
+        r, _, rel, best = _probe(tab, d, target)
         tab[T_COUNTERS][N_PROBES] += 1
         if r >= 0:
             tab[T_COUNTERS][N_HITS] += 1
@@ -1878,8 +2123,9 @@ def _enter(tab, d):
                 return r
     f[F_MOVER] = mover
     f[F_MAX] = (ctx[C_MAX] >> mover) & 1
+    f[F_BOUND] = -1 if f[F_MAX] else 1 << 20  # card points: the best bound of the moves tried
     n, equiv = _gen_moves(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, broken, mover,
-                          tab[T_MOVES][d], tab[T_SCORES][d], best, f[F_KILLER])
+                          tab[T_MOVES][d], tab[T_SCORES][d], best, f[F_KILLER], points)
     f[F_N] = n
     for s in range(4):
         f[F_SMALL + s] = 0
@@ -1934,14 +2180,20 @@ def _small_limit(ctx, hands, s, rel):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _search(tab, tlen, leader, broken, target, depth):
+def _search(tab, tlen, leader, broken, target, depth, points):
     """Can the max side get at least ``target`` from here (current trick included)?
 
     The position is tab's hands and the trick stack[depth - tlen:depth].  An explicit stack of
     frames, one per card played, instead of recursion (Numba's cache cannot relink recursive
     functions, and the loop avoids call overhead): each node tries its moves in order and stops
     at the first whose result is the one its side wants.  Each frame also gathers the cards
-    its result relied on (relevant[d]), which decide how widely its table entry applies."""
+    its result relied on (relevant[d]), which decide how widely its table entry applies.
+
+    Counting card points, the search is fail-soft: frames[depth][F_BOUND] says more than the
+    answer, the value is at least it when the answer is yes, at most it when no.  A node
+    settled by a move takes that move's bound; a node whose moves all fail takes the best of
+    their bounds for its side (the moves skipped as equivalent or as small cards would give
+    the same, see _small_limit), and the table stores those bounds."""
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
     stack = tab[T_STACK]
@@ -1949,13 +2201,14 @@ def _search(tab, tlen, leader, broken, target, depth):
     relevant = tab[T_RELEVANT]
     restrict = ctx[C_RESTRICT]
     nactive = ctx[C_NACTIVE]
+    soft = points
     d = depth
     f = frames[d]
     f[F_TLEN] = tlen
     f[F_LEADER] = leader
     f[F_BROKEN] = 1 if broken else 0
     f[F_TARGET] = target
-    r = _enter(tab, d)
+    r = _enter(tab, d, points)
     while True:
         if r < 0:  # try the frame's next move, or close it when none is left
             f = frames[d]
@@ -1972,7 +2225,8 @@ def _search(tab, tlen, leader, broken, target, depth):
                 if tab[T_EQUIV][d]:
                     relevant[d] = _with_groups(tab, d, relevant[d])
                 if f[F_TLEN] == 0:
-                    _store(tab, d, r, f[F_TARGET], 255, relevant[d])
+                    _store(tab, d, r, f[F_BOUND] + 1 - r if soft else f[F_TARGET], 255,
+                           relevant[d])
                 continue
             c = tab[T_MOVES][d][i]
             hands[f[F_MOVER]] ^= _bit(c)
@@ -1989,7 +2243,7 @@ def _search(tab, tlen, leader, broken, target, depth):
                 g[F_LEADER] = f[F_LEADER]
                 g[F_TARGET] = f[F_TARGET]
             d += 1
-            r = _enter(tab, d)
+            r = _enter(tab, d, points)
             if r < 0 and ctx[C_BUDGET] > 0 and tab[T_COUNTERS][N_NODES] > ctx[C_BUDGET]:
                 tab[T_COUNTERS][N_ABORTED] = 1
                 for j in range(d - 1, depth - 1, -1):  # put the cards played back
@@ -1999,8 +2253,10 @@ def _search(tab, tlen, leader, broken, target, depth):
             if d == depth:
                 return r == 1
             child = relevant[d]
+            bound = frames[d][F_BOUND] - frames[d][F_TARGET]  # plus the target of the parent
             d -= 1
             f = frames[d]
+            bound += f[F_TARGET]  # (the difference is the points of a trick just won)
             c = tab[T_MOVES][d][f[F_I]]
             if f[F_TLEN] + 1 == nactive:
                 child |= _trick_relevant(ctx, stack, d - f[F_TLEN], nactive)
@@ -2009,10 +2265,13 @@ def _search(tab, tlen, leader, broken, target, depth):
                 tab[T_COUNTERS][N_CUT_FIRST + (f[F_I] > 0) + 3 * (f[F_TLEN] > 0)] += 1
                 relevant[d] = child
                 f[F_KILLER] = c
+                f[F_BOUND] = bound
                 if f[F_TLEN] == 0:
-                    _store(tab, d, r, f[F_TARGET], _rel_card(hands, ctx, c), child)
+                    _store(tab, d, r, bound + 1 - r if soft else f[F_TARGET],
+                           _rel_card(hands, ctx, c), child)
             else:
                 relevant[d] |= child
+                f[F_BOUND] = max(f[F_BOUND], bound) if f[F_MAX] else min(f[F_BOUND], bound)
                 s = c >> 4
                 if f[F_SMALL + s] == 0:
                     low = _small_limit(ctx, hands, s, relevant[d])
@@ -2039,13 +2298,18 @@ def _exact(tab, tlen, leader, broken, depth, lo, hi, first):
     while lo < hi:
         if linear and not ok:  # after a failed search, a new generation (see above)
             tab[T_COUNTERS][N_GEN] += 1
-        ok = _search(tab, tlen, leader, broken, t, depth)
+        if linear:  # one compiled search for each (see _search)
+            ok = _search(tab, tlen, leader, broken, t, depth, False)
+        else:
+            ok = _search(tab, tlen, leader, broken, t, depth, True)
+        tab[T_COUNTERS][N_SEARCHES] += 1
         if tab[T_COUNTERS][N_ABORTED]:
             return -1
+        b = tab[T_FRAMES][depth][F_BOUND]  # counting card points, a fail-soft bound beyond t
         if ok:
-            lo = t
+            lo = max(t, b) if not linear else t
         else:
-            hi = t - 1
+            hi = min(t - 1, b) if not linear else t - 1
         t = (t + 1 if ok else t - 1) if linear else (lo + hi + 1) // 2
     return lo
 
@@ -2167,8 +2431,11 @@ def value_between(tab, tlen, leader, broken, lo, hi):
 @nb.njit(cache=True)
 def at_least(tab, tlen, leader, broken, target):
     """Can the max side get at least ``target`` from the position set up in tab?"""
+    if tab[T_CTX][C_HASPTS]:
+        return _search(tab, np.int64(tlen), np.int64(leader), np.bool_(broken),
+                       np.int64(target), np.int64(tlen), True)
     return _search(tab, np.int64(tlen), np.int64(leader), np.bool_(broken), np.int64(target),
-                   np.int64(tlen))
+                   np.int64(tlen), False)
 
 
 @nb.njit(cache=True)

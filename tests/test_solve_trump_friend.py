@@ -114,6 +114,29 @@ def test_tf3_three_two_ace_touch_at_the_top(solver):
     assert moves[C("3S")] == moves[C("2S")] == moves[C("AS")] == value
 
 
+@BOTH
+def test_tf8_1_a_trump_above_every_trump_of_the_other_side_wins_its_points(solver):
+    """Hearts trump, seat 0 alone.  Seat 0's AH is above the defenders' only trumps KH, QH, JH
+    (3H and 2H are out of play), so wherever it falls it takes its trick (TF-8.1): AH led
+    takes KH, QH, JH too (5 points), and 4C led first loses to seat 4's 8C, whose 2D lead
+    seat 0 ruffs with AH while the defenders, void of diamonds, must ruff under it: 5 either
+    way.  With the defenders' 3H in place of KH, the AH is no longer safe: 3H wins it (and QH,
+    JH) whichever card seat 0 leads, and the clubs go to seat 4: 0."""
+    hands = ["AH 4C", "KH 5C", "QH 6C", "JH 7C", "2D 8C"]
+    assert solved(solver, GAME, hands, 0, trump=2, team=(0,)) == (5, {C("AH"): 5, C("4C"): 5})
+    hands[1] = "3H 5C"
+    assert solved(solver, GAME, hands, 0, trump=2, team=(0,)) == (0, {C("AH"): 0, C("4C"): 0})
+
+
+@BOTH
+def test_tf7_tf8_1_a_trump_under_one_already_in_the_trick_is_lost(solver):
+    """Hearts trump, seat 0 alone.  Seat 4 led 3H, the highest trump; seat 0 must follow with
+    its AH (TF-7), above every trump still in a hand, but 3H is in the trick: seat 4 takes
+    AH, KH, QH, JH (5 points) and then the clubs with 8C.  The team gets 0."""
+    hands = ["AH 4C", "KH 5C", "QH 6C", "JH 7C", "8C"]
+    assert solved(solver, GAME, hands, 4, [C("3H")], trump=2, team=(0,)) == (0, {C("AH"): 0})
+
+
 def test_no_cards_left_is_worth_nothing():
     sol = fast(GAME, [0, 0, 0, 0, 0], leader=3, trump=1, team=(3,))
     assert int(sol.value) == 0 and dict(sol.moves) == {}
