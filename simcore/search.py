@@ -509,19 +509,23 @@ def _nil_sure(ctx, hands, s):
     k = popcount(mine) - _spoiled(mine, ot)
     if k <= 0 or ot == 0:
         return k, np.uint64(0)
-    return k, _bit(16 * trump + lowest_bit(mine | ot))
+    return k, _bit(16 * trump + lowest_bit(mine))  # a trump below all of s's spoils none
 
 
 @nb.njit(inline="always", cache=True)
 def _dominates(px, sx):
-    """Does the partner's suit px beat the nil seat's sx card for card (the k-th highest of px
-    above the k-th highest of sx, for every card of sx)?"""
+    """The lowest card of the partner's suit px that beats the nil seat's sx card for card (the
+    k-th highest of px above the k-th highest of sx, for every card of sx), or -1 when px does
+    not.  Only the cards from that one up matter: the others' holders may change below it (the
+    suit lengths kept), s's cards there stay below the partner's that beat them."""
+    low = -1
     while sx:
         if px == 0 or highest_bit(px) < highest_bit(sx):
-            return False
-        px ^= np.uint64(1) << np.uint64(highest_bit(px))
+            return -1
+        low = highest_bit(px)
+        px ^= np.uint64(1) << np.uint64(low)
         sx ^= np.uint64(1) << np.uint64(highest_bit(sx))
-    return True
+    return low
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -537,7 +541,13 @@ def _nil_safe(ctx, hands, s, leader):
     s's low suits over the partner's); each time it discards one of its free cards (its
     cards of suits s lacks, and its excess in covered suits), so D <= F keeps the covers;
     when a suit s lacks is led, s discards from a low suit with an excess, if any.  A
-    leading s needs a covered suit, or a low suit someone else holds."""
+    leading s needs a covered suit, or a low suit someone else holds.
+
+    Or *ruffed*: the partner lacks the suit and holds trumps, at least as many as s's cards
+    of all such suits: whenever one is led, s follows and the partner ruffs (a free card), a
+    trump lead takes one trump of the partner and one of those cards, which s discards, and
+    the partner's other free cards go first when it only has to discard.  Those cards count
+    in D too; s may lead one of them."""
     trump = ctx[C_TRUMP]
     h = hands[s]
     if trump >= 0 and _field(h, trump) != 0:
@@ -546,6 +556,8 @@ def _nil_safe(ctx, hands, s, leader):
     rest = hands[(s + 1) & 3] | p | hands[(s + 3) & 3]
     excess = 0
     free = 0
+    ruffed = 0
+    ptrumps = popcount(_field(p, trump)) if trump >= 0 else 0
     rel = np.uint64(0)
     lead_ok = leader != s
     for x in range(4):
@@ -556,34 +568,45 @@ def _nil_safe(ctx, hands, s, leader):
             continue
         ns = popcount(sx)
         npx = popcount(px)
-        if _dominates(px, sx):
+        low = _dominates(px, sx)
+        if low >= 0:
             free += npx - ns
             lead_ok = True
+            rel |= _bit(16 * x + low)
         else:
             ox = _field(rest, x)
             if ox & ((np.uint64(1) << np.uint64(highest_bit(sx) + 1)) - np.uint64(1)):
-                return False, np.uint64(0)
+                if npx != 0 or ptrumps == 0:
+                    return False, np.uint64(0)
+                ruffed += ns  # the partner ruffs (it lacks x: ranks do not matter)
+                excess += ns
+                lead_ok = True
+                continue
             if ns > npx:
                 excess += ns - npx
             if ox:
                 lead_ok = True
-        rel |= _bit(16 * x + lowest_bit(sx))
-    if not lead_ok or excess > free:
+            rel |= _bit(16 * x + highest_bit(sx))  # s holds the suit's lowest ns cards
+    if not lead_ok or excess > free or ruffed > ptrumps:
         return False, np.uint64(0)
     return True, rel
 
 
 @nb.njit(inline="always", cache=True)
 def _covers(px, sx):
-    """How many of the nil seat's cards sx its partner's px can each beat with a card of its
-    own (a largest matching, greedily from the top)."""
+    """(how many of the nil seat's cards sx its partner's px can each beat with a card of its
+    own, a largest matching, greedily from the top; the lowest partner card matched, or -1).
+    The matching only needs the cards from that lowest one up: s's cards below it, wherever
+    they lie, stay below the partner cards matched to them."""
     m = 0
+    low = -1
     while px and sx:
         if highest_bit(px) > highest_bit(sx):
-            px ^= np.uint64(1) << np.uint64(highest_bit(px))
+            low = highest_bit(px)
+            px ^= np.uint64(1) << np.uint64(low)
             m += 1
         sx ^= np.uint64(1) << np.uint64(highest_bit(sx))
-    return m
+    return m, low
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -600,13 +623,21 @@ def _nil_most(ctx, hands, s):
     most D times (D = the sum over the suits s holds of s's excess over the partner); each
     time it discards one of its F free cards (those of suits s lacks, and its excess in the
     suits s holds), and when the partner follows a suit s lacks, s discards from a suit where
-    it has an excess.  So with D <= F, s wins at most its unpaired cards; else no bound."""
+    it has an excess.  So with D <= F, s wins at most its unpaired cards; else no bound.
+
+    Less the cards of s in side suits the partner lacks that its free trumps can ruff (all of
+    its trumps when s has none, else those beyond s's): whenever such a suit is led and s
+    follows, the partner's free card is a trump; a trump lead takes one of those trumps and
+    one of those cards of s, which s discards (or, holding trumps, one trump of each).  And
+    at most the tricks left less the most trumps above all of s's any one other seat holds
+    (:func:`_nil_dead`)."""
     h = hands[s]
     p = hands[(s + 2) & 3]
     trump = ctx[C_TRUMP]
     excess = 0
     free = 0
     most = 0
+    ruffable = 0
     rel = np.uint64(0)
     for x in range(4):
         sx = _field(h, x)
@@ -616,17 +647,45 @@ def _nil_most(ctx, hands, s):
         if ns == 0:
             free += npx
             continue
-        m = 0 if x == trump else _covers(px, sx)
-        if m > 0:
-            rel |= _bit(16 * x + lowest_bit(sx))
+        m = 0
+        if x != trump:
+            m, low = _covers(px, sx)
+            if m > 0:
+                rel |= _bit(16 * x + low)
+            if npx == 0:
+                ruffable += ns
         most += ns - m
         if ns > npx:
             excess += ns - npx
         else:
             free += npx - ns
     if excess > free:
-        return popcount(h), np.uint64(0)
+        most = popcount(h)
+        rel = np.uint64(0)
+    elif trump >= 0 and ruffable > 0:
+        most -= min(ruffable, max(popcount(_field(p, trump)) - popcount(_field(h, trump)), 0))
+    dead, rd = _nil_dead(ctx, hands, s)
+    if dead < most:
+        return dead, rd
     return most, rel
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_dead(ctx, hands, s):
+    """(the tricks left less the most trumps above all of s's that any one other seat holds;
+    the card that relies on): each of those trumps takes a different trick, which s cannot
+    win, whatever it plays."""
+    trump = ctx[C_TRUMP]
+    n = popcount(hands[s])
+    if trump < 0:
+        return n, np.uint64(0)
+    st = _field(hands[s], trump)
+    top = highest_bit(st) + 1 if st else 0
+    k = 0
+    for t in range(4):
+        if t != s:
+            k = max(k, popcount(_field(hands[t], trump) >> np.uint64(top)))
+    return n - k, _bit(16 * trump + top - 1) if (st and k) else np.uint64(0)
 
 
 @nb.njit(cache=True, _nrt=False)
