@@ -610,9 +610,9 @@ def _covers(px, sx):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _nil_most(ctx, hands, s):
-    """(the most tricks the nil seat s can be made to win from a trick boundary; the cards
-    that relies on).
+def _nil_pairs(ctx, hands, s):
+    """(the most tricks the nil seat s can be made to win from a trick boundary, by its
+    partner's covers; the cards that relies on).
 
     In each side suit, pair as many of s's cards as possible with a higher card of its
     partner (:func:`_covers`): a paired card never wins, since whenever the suit is led s
@@ -628,9 +628,8 @@ def _nil_most(ctx, hands, s):
     Less the cards of s in side suits the partner lacks that its free trumps can ruff (all of
     its trumps when s has none, else those beyond s's): whenever such a suit is led and s
     follows, the partner's free card is a trump; a trump lead takes one of those trumps and
-    one of those cards of s, which s discards (or, holding trumps, one trump of each).  And
-    at most the tricks left less the most trumps above all of s's any one other seat holds
-    (:func:`_nil_dead`)."""
+    one of those cards of s, which s discards (or, holding trumps, one trump of each).  It
+    depends on s's and its partner's hands only."""
     h = hands[s]
     p = hands[(s + 2) & 3]
     trump = ctx[C_TRUMP]
@@ -664,6 +663,14 @@ def _nil_most(ctx, hands, s):
         rel = np.uint64(0)
     elif trump >= 0 and ruffable > 0:
         most -= min(ruffable, max(popcount(_field(p, trump)) - popcount(_field(h, trump)), 0))
+    return most, rel
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_most(ctx, hands, s):
+    """(the most tricks the nil seat s can be made to win from a trick boundary: the least of
+    :func:`_nil_pairs` and :func:`_nil_dead`; the cards that relies on)."""
+    most, rel = _nil_pairs(ctx, hands, s)
     dead, rd = _nil_dead(ctx, hands, s)
     if dead < most:
         return dead, rd
@@ -702,6 +709,116 @@ def _nil_bounds(ctx, hands, s, leader, target):
     if safe:
         return 0, rel
     return -1, np.uint64(0)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_held(ctx, hands, s, target):
+    """(True when, from the next trick boundary on, s's side keeps s below ``target`` tricks
+    whoever but s leads, by the bounds that depend on s's and its partner's hands alone (the
+    others' cards only make _nil_safe's low suits fail: fewer of them cannot); the cards it
+    relied on)."""
+    most, rel = _nil_pairs(ctx, hands, s)
+    if most < target:
+        return True, rel
+    return _nil_safe(ctx, hands, s, (s + 1) & 3)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_mid(ctx, hands, stack, start, tlen, leader, s, target):
+    """(0 when the nil seat s's side can settle ``target`` against the opponents in the middle
+    of a trick, else -1; the cards that relies on).
+
+    The cards still to come can only raise the trick's best card, so s's card, once beaten
+    by a card in the trick, loses it.  When s's side can make sure of that with the cards it
+    still plays to this trick (s playing under the best card, or the partner over s's), and
+    the bounds on s's and the partner's hands after those cards keep s below ``target``
+    (:func:`_nil_held`), the opponents' remaining cards need no search.  The beating card is
+    relied on when it beats s's card on rank.  (s's sure trumps are a success at any time
+    once s has played: the others' trumps still in hand only spoil more.)"""
+    if target <= 0:
+        return -1, np.uint64(0)
+    trump = ctx[C_TRUMP]
+    p = (s + 2) & 3
+    s_done = ((s - leader) & 3) < tlen
+    p_done = ((p - leader) & 3) < tlen
+    w = stack[start]
+    ws = leader
+    seat = leader
+    for i in range(1, tlen):
+        seat = (seat + 1) & 3
+        if _beats(stack[start + i], w, trump):
+            w = stack[start + i]
+            ws = seat
+    if s_done:
+        q, rq = _nil_sure(ctx, hands, s)
+        if q >= target:
+            return 1, rq
+        if p_done:
+            if ws == s:
+                return -1, np.uint64(0)
+            held, rel = _nil_held(ctx, hands, s, target)
+            if held:
+                return 0, rel | _trick_relevant(ctx, stack, start, tlen)
+            return -1, np.uint64(0)
+        sc = stack[start + ((s - leader) & 3)]
+        m = _legal(ctx, hands, stack, start, tlen, p, True)
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if ws == s and not _beats(c, w, trump):
+                continue
+            hands[p] ^= _bit(c)
+            held, rel = _nil_held(ctx, hands, s, target)
+            hands[p] ^= _bit(c)
+            if held:
+                if ws != s:
+                    return 0, rel | _trick_relevant(ctx, stack, start, tlen)
+                return 0, rel | (_bit(c) if (c >> 4) == (sc >> 4) else np.uint64(0))
+        return -1, np.uint64(0)
+    m = _legal(ctx, hands, stack, start, tlen, s, True)
+    lp = np.uint64(0) if p_done else _legal(ctx, hands, stack, start, tlen, p, True)
+    while m:
+        c = highest_bit(m)
+        m ^= _bit(c)
+        hands[s] ^= _bit(c)
+        if not _beats(c, w, trump):  # s plays under the trick's best card
+            if p_done:
+                held, rel = _nil_held(ctx, hands, s, target)
+            else:
+                held, rel = _nil_held_after(ctx, hands, s, p, lp, target)
+            if held:
+                hands[s] ^= _bit(c)
+                return 0, rel | (_bit(w) if (c >> 4) == (w >> 4) else np.uint64(0))
+        elif not p_done:  # s over it, the partner over s
+            mp = lp
+            while mp:
+                e = lowest_bit(mp)
+                mp &= mp - np.uint64(1)
+                if not _beats(e, c, trump):
+                    continue
+                hands[p] ^= _bit(e)
+                held, rel = _nil_held(ctx, hands, s, target)
+                hands[p] ^= _bit(e)
+                if held:
+                    hands[s] ^= _bit(c)
+                    return 0, rel | (_bit(e) if (c >> 4) == (e >> 4) else np.uint64(0))
+        hands[s] ^= _bit(c)
+    return -1, np.uint64(0)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_held_after(ctx, hands, s, p, lp, target):
+    """:func:`_nil_held` after the partner plays one of its legal cards ``lp`` (the first that
+    holds)."""
+    while lp:
+        e = lowest_bit(lp)
+        lp &= lp - np.uint64(1)
+        hands[p] ^= _bit(e)
+        held, rel = _nil_held(ctx, hands, s, target)
+        hands[p] ^= _bit(e)
+        if held:
+            return True, rel
+    return False, np.uint64(0)
 
 @nb.njit(cache=True, _nrt=False)
 def _nil_score(ctx, hands, stack, start, tlen, leader, mover, c, w, ws, u, s, killer):
@@ -1505,6 +1622,12 @@ def _enter(tab, d):
             return r
         mover = leader
     else:
+        if _nil_seat(ctx) >= 0:
+            r, rq = _nil_mid(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, _nil_seat(ctx),
+                             target)
+            if r >= 0:
+                relevant[d] = rq
+                return r
         mover = leader
         for _ in range(tlen):
             mover = ctx[C_NEXT + mover]
