@@ -560,19 +560,23 @@ def _nil_sure(ctx, hands, s):
     k = popcount(mine) - _spoiled(mine, ot)
     if k <= 0 or ot == 0:
         return k, np.uint64(0)
-    return k, _bit(16 * trump + lowest_bit(mine | ot))
+    return k, _bit(16 * trump + lowest_bit(mine))  # a trump below all of s's spoils none
 
 
 @nb.njit(inline="always", cache=True)
 def _dominates(px, sx):
-    """Does the partner's suit px beat the nil seat's sx card for card (the k-th highest of px
-    above the k-th highest of sx, for every card of sx)?"""
+    """The lowest card of the partner's suit px that beats the nil seat's sx card for card (the
+    k-th highest of px above the k-th highest of sx, for every card of sx), or -1 when px does
+    not.  Only the cards from that one up matter: the others' holders may change below it (the
+    suit lengths kept), s's cards there stay below the partner's that beat them."""
+    low = -1
     while sx:
         if px == 0 or highest_bit(px) < highest_bit(sx):
-            return False
-        px ^= np.uint64(1) << np.uint64(highest_bit(px))
+            return -1
+        low = highest_bit(px)
+        px ^= np.uint64(1) << np.uint64(low)
         sx ^= np.uint64(1) << np.uint64(highest_bit(sx))
-    return True
+    return low
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -588,7 +592,13 @@ def _nil_safe(ctx, hands, s, leader):
     s's low suits over the partner's); each time it discards one of its free cards (its
     cards of suits s lacks, and its excess in covered suits), so D <= F keeps the covers;
     when a suit s lacks is led, s discards from a low suit with an excess, if any.  A
-    leading s needs a covered suit, or a low suit someone else holds."""
+    leading s needs a covered suit, or a low suit someone else holds.
+
+    Or *ruffed*: the partner lacks the suit and holds trumps, at least as many as s's cards
+    of all such suits: whenever one is led, s follows and the partner ruffs (a free card), a
+    trump lead takes one trump of the partner and one of those cards, which s discards, and
+    the partner's other free cards go first when it only has to discard.  Those cards count
+    in D too; s may lead one of them."""
     trump = ctx[C_TRUMP]
     h = hands[s]
     if trump >= 0 and _field(h, trump) != 0:
@@ -597,6 +607,8 @@ def _nil_safe(ctx, hands, s, leader):
     rest = hands[(s + 1) & 3] | p | hands[(s + 3) & 3]
     excess = 0
     free = 0
+    ruffed = 0
+    ptrumps = popcount(_field(p, trump)) if trump >= 0 else 0
     rel = np.uint64(0)
     lead_ok = leader != s
     for x in range(4):
@@ -607,40 +619,51 @@ def _nil_safe(ctx, hands, s, leader):
             continue
         ns = popcount(sx)
         npx = popcount(px)
-        if _dominates(px, sx):
+        low = _dominates(px, sx)
+        if low >= 0:
             free += npx - ns
             lead_ok = True
+            rel |= _bit(16 * x + low)
         else:
             ox = _field(rest, x)
             if ox & ((np.uint64(1) << np.uint64(highest_bit(sx) + 1)) - np.uint64(1)):
-                return False, np.uint64(0)
+                if npx != 0 or ptrumps == 0:
+                    return False, np.uint64(0)
+                ruffed += ns  # the partner ruffs (it lacks x: ranks do not matter)
+                excess += ns
+                lead_ok = True
+                continue
             if ns > npx:
                 excess += ns - npx
             if ox:
                 lead_ok = True
-        rel |= _bit(16 * x + lowest_bit(sx))
-    if not lead_ok or excess > free:
+            rel |= _bit(16 * x + highest_bit(sx))  # s holds the suit's lowest ns cards
+    if not lead_ok or excess > free or ruffed > ptrumps:
         return False, np.uint64(0)
     return True, rel
 
 
 @nb.njit(inline="always", cache=True)
 def _covers(px, sx):
-    """How many of the nil seat's cards sx its partner's px can each beat with a card of its
-    own (a largest matching, greedily from the top)."""
+    """(how many of the nil seat's cards sx its partner's px can each beat with a card of its
+    own, a largest matching, greedily from the top; the lowest partner card matched, or -1).
+    The matching only needs the cards from that lowest one up: s's cards below it, wherever
+    they lie, stay below the partner cards matched to them."""
     m = 0
+    low = -1
     while px and sx:
         if highest_bit(px) > highest_bit(sx):
-            px ^= np.uint64(1) << np.uint64(highest_bit(px))
+            low = highest_bit(px)
+            px ^= np.uint64(1) << np.uint64(low)
             m += 1
         sx ^= np.uint64(1) << np.uint64(highest_bit(sx))
-    return m
+    return m, low
 
 
 @nb.njit(cache=True, _nrt=False)
-def _nil_most(ctx, hands, s):
-    """(the most tricks the nil seat s can be made to win from a trick boundary; the cards
-    that relies on).
+def _nil_pairs(ctx, hands, s):
+    """(the most tricks the nil seat s can be made to win from a trick boundary, by its
+    partner's covers; the cards that relies on).
 
     In each side suit, pair as many of s's cards as possible with a higher card of its
     partner (:func:`_covers`): a paired card never wins, since whenever the suit is led s
@@ -651,13 +674,20 @@ def _nil_most(ctx, hands, s):
     most D times (D = the sum over the suits s holds of s's excess over the partner); each
     time it discards one of its F free cards (those of suits s lacks, and its excess in the
     suits s holds), and when the partner follows a suit s lacks, s discards from a suit where
-    it has an excess.  So with D <= F, s wins at most its unpaired cards; else no bound."""
+    it has an excess.  So with D <= F, s wins at most its unpaired cards; else no bound.
+
+    Less the cards of s in side suits the partner lacks that its free trumps can ruff (all of
+    its trumps when s has none, else those beyond s's): whenever such a suit is led and s
+    follows, the partner's free card is a trump; a trump lead takes one of those trumps and
+    one of those cards of s, which s discards (or, holding trumps, one trump of each).  It
+    depends on s's and its partner's hands only."""
     h = hands[s]
     p = hands[(s + 2) & 3]
     trump = ctx[C_TRUMP]
     excess = 0
     free = 0
     most = 0
+    ruffable = 0
     rel = np.uint64(0)
     for x in range(4):
         sx = _field(h, x)
@@ -667,17 +697,53 @@ def _nil_most(ctx, hands, s):
         if ns == 0:
             free += npx
             continue
-        m = 0 if x == trump else _covers(px, sx)
-        if m > 0:
-            rel |= _bit(16 * x + lowest_bit(sx))
+        m = 0
+        if x != trump:
+            m, low = _covers(px, sx)
+            if m > 0:
+                rel |= _bit(16 * x + low)
+            if npx == 0:
+                ruffable += ns
         most += ns - m
         if ns > npx:
             excess += ns - npx
         else:
             free += npx - ns
     if excess > free:
-        return popcount(h), np.uint64(0)
+        most = popcount(h)
+        rel = np.uint64(0)
+    elif trump >= 0 and ruffable > 0:
+        most -= min(ruffable, max(popcount(_field(p, trump)) - popcount(_field(h, trump)), 0))
     return most, rel
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_most(ctx, hands, s):
+    """(the most tricks the nil seat s can be made to win from a trick boundary: the least of
+    :func:`_nil_pairs` and :func:`_nil_dead`; the cards that relies on)."""
+    most, rel = _nil_pairs(ctx, hands, s)
+    dead, rd = _nil_dead(ctx, hands, s)
+    if dead < most:
+        return dead, rd
+    return most, rel
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_dead(ctx, hands, s):
+    """(the tricks left less the most trumps above all of s's that any one other seat holds;
+    the card that relies on): each of those trumps takes a different trick, which s cannot
+    win, whatever it plays."""
+    trump = ctx[C_TRUMP]
+    n = popcount(hands[s])
+    if trump < 0:
+        return n, np.uint64(0)
+    st = _field(hands[s], trump)
+    top = highest_bit(st) + 1 if st else 0
+    k = 0
+    for t in range(4):
+        if t != s:
+            k = max(k, popcount(_field(hands[t], trump) >> np.uint64(top)))
+    return n - k, _bit(16 * trump + top - 1) if (st and k) else np.uint64(0)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -694,6 +760,116 @@ def _nil_bounds(ctx, hands, s, leader, target):
     if safe:
         return 0, rel
     return -1, np.uint64(0)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_held(ctx, hands, s, target):
+    """(True when, from the next trick boundary on, s's side keeps s below ``target`` tricks
+    whoever but s leads, by the bounds that depend on s's and its partner's hands alone (the
+    others' cards only make _nil_safe's low suits fail: fewer of them cannot); the cards it
+    relied on)."""
+    most, rel = _nil_pairs(ctx, hands, s)
+    if most < target:
+        return True, rel
+    return _nil_safe(ctx, hands, s, (s + 1) & 3)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_mid(ctx, hands, stack, start, tlen, leader, s, target):
+    """(0 when the nil seat s's side can settle ``target`` against the opponents in the middle
+    of a trick, else -1; the cards that relies on).
+
+    The cards still to come can only raise the trick's best card, so s's card, once beaten
+    by a card in the trick, loses it.  When s's side can make sure of that with the cards it
+    still plays to this trick (s playing under the best card, or the partner over s's), and
+    the bounds on s's and the partner's hands after those cards keep s below ``target``
+    (:func:`_nil_held`), the opponents' remaining cards need no search.  The beating card is
+    relied on when it beats s's card on rank.  (s's sure trumps are a success at any time
+    once s has played: the others' trumps still in hand only spoil more.)"""
+    if target <= 0:
+        return -1, np.uint64(0)
+    trump = ctx[C_TRUMP]
+    p = (s + 2) & 3
+    s_done = ((s - leader) & 3) < tlen
+    p_done = ((p - leader) & 3) < tlen
+    w = stack[start]
+    ws = leader
+    seat = leader
+    for i in range(1, tlen):
+        seat = (seat + 1) & 3
+        if _beats(stack[start + i], w, trump):
+            w = stack[start + i]
+            ws = seat
+    if s_done:
+        q, rq = _nil_sure(ctx, hands, s)
+        if q >= target:
+            return 1, rq
+        if p_done:
+            if ws == s:
+                return -1, np.uint64(0)
+            held, rel = _nil_held(ctx, hands, s, target)
+            if held:
+                return 0, rel | _trick_relevant(ctx, stack, start, tlen)
+            return -1, np.uint64(0)
+        sc = stack[start + ((s - leader) & 3)]
+        m = _legal(ctx, hands, stack, start, tlen, p, True)
+        while m:
+            c = lowest_bit(m)
+            m &= m - np.uint64(1)
+            if ws == s and not _beats(c, w, trump):
+                continue
+            hands[p] ^= _bit(c)
+            held, rel = _nil_held(ctx, hands, s, target)
+            hands[p] ^= _bit(c)
+            if held:
+                if ws != s:
+                    return 0, rel | _trick_relevant(ctx, stack, start, tlen)
+                return 0, rel | (_bit(c) if (c >> 4) == (sc >> 4) else np.uint64(0))
+        return -1, np.uint64(0)
+    m = _legal(ctx, hands, stack, start, tlen, s, True)
+    lp = np.uint64(0) if p_done else _legal(ctx, hands, stack, start, tlen, p, True)
+    while m:
+        c = highest_bit(m)
+        m ^= _bit(c)
+        hands[s] ^= _bit(c)
+        if not _beats(c, w, trump):  # s plays under the trick's best card
+            if p_done:
+                held, rel = _nil_held(ctx, hands, s, target)
+            else:
+                held, rel = _nil_held_after(ctx, hands, s, p, lp, target)
+            if held:
+                hands[s] ^= _bit(c)
+                return 0, rel | (_bit(w) if (c >> 4) == (w >> 4) else np.uint64(0))
+        elif not p_done:  # s over it, the partner over s
+            mp = lp
+            while mp:
+                e = lowest_bit(mp)
+                mp &= mp - np.uint64(1)
+                if not _beats(e, c, trump):
+                    continue
+                hands[p] ^= _bit(e)
+                held, rel = _nil_held(ctx, hands, s, target)
+                hands[p] ^= _bit(e)
+                if held:
+                    hands[s] ^= _bit(c)
+                    return 0, rel | (_bit(e) if (c >> 4) == (e >> 4) else np.uint64(0))
+        hands[s] ^= _bit(c)
+    return -1, np.uint64(0)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _nil_held_after(ctx, hands, s, p, lp, target):
+    """:func:`_nil_held` after the partner plays one of its legal cards ``lp`` (the first that
+    holds)."""
+    while lp:
+        e = lowest_bit(lp)
+        lp &= lp - np.uint64(1)
+        hands[p] ^= _bit(e)
+        held, rel = _nil_held(ctx, hands, s, target)
+        hands[p] ^= _bit(e)
+        if held:
+            return True, rel
+    return False, np.uint64(0)
 
 @nb.njit(cache=True, _nrt=False)
 def _nil_score(ctx, hands, stack, start, tlen, leader, mover, c, w, ws, u, s, killer):
@@ -2114,6 +2290,12 @@ def _enter(tab, d, points):
             return r
         mover = leader
     else:
+        if _nil_seat(ctx) >= 0:
+            r, rq = _nil_mid(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, _nil_seat(ctx),
+                             target)
+            if r >= 0:
+                relevant[d] = rq
+                return r
         mover = leader
         for _ in range(tlen):
             mover = ctx[C_NEXT + mover]

@@ -290,37 +290,82 @@ def test_nil_of_every_seat_matches_the_oracle_sweep(k, count):
 
 
 def nil_bounds(p):
-    """(sure, most, safe) of the nil bounds at the trick-boundary position p."""
+    """(sure, most, safe, dead) of the nil bounds at the trick-boundary position p."""
+    hands = [int(h) if isinstance(h, int) else hand_from_cards(h) for h in p.hands]
+    return nil_bounds_of(hands, p.leader, p.state["nil"], bool(p.state.get("broken", False)),
+                         (p.rules or {}).get("must_break_spades", True))
+
+
+def nil_bounds_of(hands, leader, s, broken=False, must_break=True):
     import numpy as np
 
     from simcore import search
     from simcore.games.spades import solver
 
     tab = search.table_of(solver.new_tables(1, 6), 0)
-    must_break = (p.rules or {}).get("must_break_spades", True)
-    hands = np.array([int(h) if isinstance(h, int) else hand_from_cards(h) for h in p.hands],
-                     np.uint64)
-    solver._setup(hands, p.leader, np.zeros(1, np.int64), 0, bool(p.state.get("broken", False)),
-                  must_break, p.state["nil"], tab)
+    solver._setup(np.array(hands, np.uint64), leader, np.zeros(1, np.int64), 0, broken,
+                  must_break, s, tab)
     ctx, held = tab[search.T_CTX], tab[search.T_HANDS]
-    s = p.state["nil"]
     sure, _ = search._nil_sure(ctx, held, s)
     most, _ = search._nil_most(ctx, held, s)
-    safe, _ = search._nil_safe(ctx, held, s, p.leader)
-    return int(sure), int(most), bool(safe)
+    safe, _ = search._nil_safe(ctx, held, s, leader)
+    dead, _ = search._nil_dead(ctx, held, s)
+    return int(sure), int(most), bool(safe), int(dead)
+
+
+@BOTH
+def test_nil_held_by_the_partners_ruffs(solver):
+    """nil=0 holds AH KH 5D; partner 2 has no heart but 2S 3S, and 6D over 5D.  Whenever
+    hearts are led seat 0 follows and seat 2 ruffs; a spade lead takes one of seat 2's trumps
+    and seat 0 throws a heart; 6D covers 5D.  Held to 0 whatever seat 1 leads, and the nil
+    bounds see it before any search (safe: the partner's two trumps ruff both hearts)."""
+    hands = ["AH KH 5D", "2H 3H 7D", "2S 3S 6D", "4H 9D 8D"]
+    assert solved(solver, GAME, hands, 1, (), nil=0) == (0, {C("2H"): 0, C("3H"): 0, C("7D"): 0})
+    sure, most, safe, _ = nil_bounds_of([parse_hand(h) for h in hands], 1, 0)
+    assert (sure, most, safe) == (0, 0, True)
+
+
+@BOTH
+def test_nil_trumps_above_the_bidders_take_their_tricks(solver):
+    """nil=0 holds 5S 4S 3S, seat 1 AS KS: each of those takes a trick seat 0 cannot win,
+    whatever it plays (at most 3 - 2 = 1 for seat 0), and only they can beat seat 0's spades,
+    one each (at least 1).  Value 1; the bounds alone give it."""
+    hands = ["5S 4S 3S", "AS KS 2H", "6H 7H 8H", "9H TH JH"]
+    assert solved(solver, GAME, hands, 3, (), nil=0) == (1, {C("9H"): 1, C("TH"): 1, C("JH"): 1})
+    assert nil_bounds_of([parse_hand(h) for h in hands], 3, 0) == (1, 1, False, 1)
+
+
+def ruffed(hands, s):
+    """Does s hold a side suit its partner lacks, with some other card of it below s's highest
+    (so that only the partner's trumps can make it safe)?"""
+    h, p = hands[s], hands[(s + 2) % 4]
+    rest = hands[(s + 1) % 4] | p | hands[(s + 3) % 4]
+    for x in range(3):
+        sx, px, ox = (h >> 13 * x) & 0x1FFF, (p >> 13 * x) & 0x1FFF, (rest >> 13 * x) & 0x1FFF
+        if sx and not px and ox & ((1 << sx.bit_length()) - 1):
+            return True
+    return False
 
 
 def check_nil_bounds(k: int, count: int, seed: int):
-    checked = bound = 0
+    """Every bound against the oracle's value, and each kind of bound deciding some positions:
+    the partner's ruffs making s safe, and the trumps above s's (dead) bounding s below its
+    unpaired cards."""
+    checked = bound = ruff_safe = dead_tight = 0
     for p in nil_endings(k, count, seed, boundary_share=1.0):
         args, kwargs = p.args()
         value, _ = oracle.solve(*args, **kwargs)
-        sure, most, safe = nil_bounds(p)
-        assert sure <= value <= most, (str(p), value, sure, most)
+        sure, most, safe, dead = nil_bounds(p)
+        assert sure <= value <= most <= dead, (str(p), value, sure, most, dead)
         assert not safe or value == 0, (str(p), value)
         checked += 1
         bound += sure == value or most == value or safe
-    assert checked == 4 * count and bound > 0
+        hands = [int(h) if isinstance(h, int) else hand_from_cards(h) for h in p.hands]
+        ruff_safe += safe and ruffed(hands, p.state["nil"])
+        dead_tight += dead == value < bin(hands[p.state["nil"]]).count("1")
+    assert checked == 4 * count and bound > 0, (checked, bound)
+    if k <= 3:  # enough positions for each kind to come up
+        assert ruff_safe > 0 and dead_tight > 0, (ruff_safe, dead_tight)
 
 
 @pytest.mark.parametrize("k,count", [(2, 150), (3, 100), (4, 15)])
