@@ -52,11 +52,6 @@ def _ask_timed(kind, hand, view):
                                   np.zeros(1, np.uint64), TIMED))
 
 
-def _seq(card):
-    """A card's index in the meld kernels' sequence order."""
-    return int(to_sequence(bit(parse_card(card)), True)).bit_length() - 1
-
-
 def _dw_mask(h):
     return int(gin_deadwoods(np.array([h], np.uint64))[0])
 
@@ -74,39 +69,6 @@ HAND = "7H 8H AC 2C 3C 4D 5D 6D KS QD"  # deadwood 35: 7H 8H KS QD
 def test_takes_a_discard_that_completes_a_meld():
     assert _ask(L.K_DRAW, HAND, _view(top="9H", pile="2S 4S")) == 1
     assert _ask(L.K_UPCARD, HAND, _view(top="6H", turn=0)) == 1
-
-
-def _stock_outlook(hand, seen):
-    """Brute force: the deadwood expected after a stock draw into the 10-card hand (each
-    unseen card equally likely, the best card then discarded), and the chance of a knock."""
-    best = []
-    for x in (c for c in range(52) if not (hand | seen) >> c & 1):
-        eleven = hand | 1 << x
-        best.append(min(_dw_mask(eleven & ~(1 << c)) for c in range(52) if eleven >> c & 1))
-    return np.mean(best), np.mean(np.array(best) <= 10)
-
-
-@pytest.mark.parametrize("hand, top, under, taken", [
-    ("3C 7C 2D 6D 3H 5H 8H TH QH AH", "4C", "5C", 1),  # cuts 6 (QH for 4C): beats a draw
-    ("5C TC 2D 3D 9D JD KD AD 9S TS", "3C", "JS", 0),  # melds, but a draw does better
-])
-def test_takes_a_pile_card_when_it_beats_the_expected_stock_draw(hand, top, under, taken):
-    """TAKE_MARGIN 0: a pile card that lowers the deadwood is taken when the deadwood it
-    leaves is at most the deadwood expected after a stock draw less KNOCK_CHANCE x the draw's
-    chance of a knock; TAKE_MARGIN off (1000) gives the other answer here (the earlier rule:
-    it melds and lowers the deadwood, or cuts it by TAKE_GAIN)."""
-    h, t = parse_hand(hand), parse_card(top)
-    eleven = h | 1 << t
-    after = min(_dw_mask(eleven & ~(1 << c)) for c in range(52) if eleven >> c & 1 and c != t)
-    e, pk = _stock_outlook(h, parse_hand(f"{top} {under}"))
-    p = expert.PARAMS
-    assert p[21] == 0.0 and after < _dw_mask(h)
-    assert (after <= e - p[8] * pk) == bool(taken)
-    view = _view(top=top, pile=under, stock=20, turn=8)
-    ask = lambda params: expert.expert_play(L.K_DRAW, 0, np.uint64(h), view,  # noqa: E731
-                                            np.zeros(1, np.uint64), params)
-    assert ask(p) == taken
-    assert ask(p[:21] + (1000.0,)) == 1 - taken
 
 
 def test_passes_a_discard_that_melds_with_nothing_and_cuts_little():
@@ -185,36 +147,14 @@ def test_cards_ranked_above_the_opponents_last_discard_are_less_likely_held():
     off = expert.PARAMS[:10] + (1.0,) + expert.PARAMS[11:]
 
     def danger(card, params):
-        prob, draw = np.empty(52), np.zeros(52)
-        expert._reading(np.uint64(hand), view, params, prob, draw)
-        return expert._window_sum(_seq(card), prob)
+        known, unseen, likely, unlikely, high, p = expert._reading(np.uint64(hand), view, params)
+        c = int(to_sequence(bit(parse_card(card)), True)).bit_length() - 1
+        return expert._window_sum(c, known, unseen, likely, unlikely, high, p, params[10])
 
     assert danger("KD", expert.PARAMS) < danger("KD", off)
     assert danger("3S", expert.PARAMS) == pytest.approx(danger("3S", off))
     # every partner of KD is above the 5: the chances of both partners scale by HIGH_HELD
     assert danger("KD", expert.PARAMS) == pytest.approx(danger("KD", off) * hh * hh)
-
-
-def test_the_reading_switches_normalise_high_dead_and_dead_draw():
-    """Off by default (measured no better, docs/games/gin_rummy.md): NORMALISE scales the
-    unseen chances to the opponent's hidden cards; HIGH_DEAD gives 0 to an unseen card above
-    its last discard that no meld of unseen and known cards could hold; DEAD_DRAW weighs a
-    stock draw by the chance that the card is not held."""
-    hand = parse_hand("AC 2C 3C 4D 5D 6D 7H 8H KH KD 3S")
-    view = _view(top="5S", pile="2S KS JC", thrown="5S", picks="9C")
-    p = expert.PARAMS
-    on = p[:16] + (1.0, 1.0, 1.0) + p[19:]
-    prob, draw = np.empty(52), np.zeros(52)
-    unseen, base = expert._reading(np.uint64(hand), view, on, prob, draw)
-    cards = [i for i in range(52) if int(unseen) >> i & 1]
-    assert sum(prob[cards]) == pytest.approx(10 - 1)  # 10 cards less the known pick
-    assert prob[_seq("9C")] == 1.0
-    assert prob[_seq("KC")] == 0.0  # KH KD KS seen, QC JC: no run; above the 5
-    assert prob[_seq("QD")] > 0.0  # JD QD ... could still be a run
-    assert draw[cards] == pytest.approx((1.0 - prob[cards]) / (1.0 - base))
-    prob0, draw0 = np.empty(52), np.zeros(52)
-    expert._reading(np.uint64(hand), view, p, prob0, draw0)
-    assert (draw0[cards] == 1.0).all() and prob0[_seq("KC")] > 0.0
 
 
 def test_near_a_knock_deadwood_weighs_more_and_low_cards_cost():
@@ -237,10 +177,9 @@ def test_the_look_ahead_is_given_to_the_best_few_discards_only():
     dws = np.array([20, 20, 29], np.int64)
     one = expert.PARAMS[:14] + (1.0,) + expert.PARAMS[15:]
     view = _view()
-    draw = np.ones(52)
-    assert expert._look_ahead(h, unseen, draw, view, one, cards, scores, dws, 3) == cards[1]
+    assert expert._look_ahead(h, unseen, view, one, cards, scores, dws, 3) == cards[1]
     off = expert.PARAMS[:7] + (0.0,) + expert.PARAMS[8:]
-    assert expert._look_ahead(h, unseen, draw, view, off, cards, scores, dws, 3) == cards[1]
+    assert expert._look_ahead(h, unseen, view, off, cards, scores, dws, 3) == cards[1]
 
 
 # ---------------------------------------------------------------- knock timing
@@ -292,8 +231,7 @@ def test_outlook_is_the_mean_over_unseen_draws(hand, pile):
         eleven = h | 1 << x
         best.append(min(_dw_mask(eleven & ~(1 << c)) for c in range(52) if eleven >> c & 1))
     unseen = np.uint64(((1 << 52) - 1) & ~seen)
-    e, pk = expert._outlook(to_sequence(np.uint64(h), True), to_sequence(unseen, True), 10,
-                            np.ones(52))
+    e, pk = expert._outlook(to_sequence(np.uint64(h), True), to_sequence(unseen, True), 10)
     assert e == pytest.approx(np.mean(best))
     assert pk == pytest.approx(np.mean(np.array(best) <= 10))
 

@@ -29,11 +29,8 @@ the chance that the draw lets the seat knock: it keeps the cards that get it to 
 soonest (about 2 hands in 100 against OpenSpiel's simple gin bot; docs/games/gin_rummy.md,
 *Strength*, with its cost in speed).
 
-**Taking.**  The top card is taken when it lets the seat knock at once, or when it lowers the
-deadwood and the deadwood it leaves is at most what a stock draw is expected to leave (the
-look ahead's outlook, less ``KNOCK_CHANCE`` x the draw's chance of a knock; ``TAKE_MARGIN``).
-With ``TAKE_MARGIN`` off: when it melds in the hand and lowers the deadwood, or cuts the
-deadwood by ``TAKE_GAIN`` or more.
+**Taking.**  The top card is taken when it melds in the hand and lowers the deadwood, when it
+cuts the deadwood by ``TAKE_GAIN`` or more, or when it lets the seat knock at once.
 
 **Knock timing.**  The seat knocks when its deadwood is at most a threshold: the rule's limit
 less ``PICK_COST`` per card the opponent took from the pile and holds (its melds firm up, the
@@ -101,24 +98,15 @@ from simcore.games.gin_rummy.layout import (
 #   LOOK_N        at most this many of the best-scoring discards get the look ahead (speed)
 #   LOOK_DW       no look ahead while the best discard keeps more deadwood (early in a hand the
 #                 next draw cannot bring a knock, and the look ahead costs the most there)
-#   NORMALISE     1: the unseen cards' chances of being held are scaled to sum to the hidden cards
-#   HIGH_DEAD     1: an unseen card above the opponent's last discard that no meld of unseen
-#                 and known cards could hold is not held
-#   DEAD_DRAW     1: live outs and the look ahead weigh each unseen card by its chance of
-#                 being in the stock (not held by the opponent)
-#   NEAR_UP       a partner of an opponent's pick is this much likelier held
-#   NEAR_DOWN     a card next to an opponent's discard or pass is this much less likely held
-#   TAKE_MARGIN   a pile card that lowers the deadwood is taken when the deadwood it leaves,
-#                 plus this, is at most the deadwood expected after a stock draw (less
-#                 KNOCK_CHANCE x the draw's chance of a knock); 1000: off (melds and lowers it)
-PARAMS = (3.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.0, 40.0, 2.0, 0.5, 8.0, 0.5, 3.0, 3.0, 1000.0,
-          0.0, 0.0, 0.0, 1.6, 0.5, 0.0)
+PARAMS = (5.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.0, 20.0, 2.0, 0.5, 8.0, 0.5, 3.0, 3.0, 1000.0)
 
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
 _SUIT = np.uint64(0x1FFF)
 _LOW = np.uint64(1 | 1 << 13 | 1 << 26 | 1 << 39)  # pos 0 (ace) of every suit
 _HIGH = _LOW << np.uint64(12)  # pos 12 (king) of every suit
+_NEAR_UP = 1.6  # a partner of an opponent's pick is this much likelier held
+_NEAR_DOWN = 0.5  # a card next to an opponent's discard or pass is this much less likely
 
 
 @nb.njit(inline="always", cache=True)
@@ -142,20 +130,11 @@ def _last_discard(view):
 
 
 @nb.njit(inline="always", cache=True)
-def _reading(hand, view, params, prob, draw):
-    """Fills ``prob[c]``, the chance that sequence card c is in the opponent's hand, and
-    ``draw[c]``, the weight of c as the next stock card (1 for every unseen card unless
-    DEAD_DRAW, then its chance of not being held, over the base one); returns (unseen, p),
-    the cards this seat cannot see and the base chance that one is held.
-
-    1 for a card the opponent took from the pile and still holds; 0 for this seat's cards
-    and the pile; otherwise the opponent's hidden cards over the unseen cards, x NEAR_UP for a
-    partner of a pick (it took the pick to meld it), x NEAR_DOWN next to or of the rank of a
-    card it discarded or let pass (it is not collecting there), x HIGH_HELD above its latest
-    discard (a player throws its highest loose card, so what it holds above that is in melds;
-    with HIGH_DEAD, 0 where no meld of unseen and known cards could hold it).  With
-    NORMALISE the unseen chances are scaled to sum to the hidden cards: what is unlikely in
-    one place is likelier elsewhere (the low cards a player keeps)."""
+def _reading(hand, view, params):
+    """(known, unseen, likely, unlikely, high, p): the opponent's known cards, the cards this
+    seat cannot see, the unseen cards made likelier / less likely by the opponent's picks and
+    passes, the unseen cards ranked above its last discard, and the base chance that an unseen
+    card is in the opponent's hand (sequence order)."""
     h = to_sequence(hand, True)
     pile = to_sequence(np.uint64(view[V_PILE]), True)
     known = to_sequence(np.uint64(view[V_OPP_PICKS]), True)
@@ -168,53 +147,30 @@ def _reading(hand, view, params, prob, draw):
     likely = unseen & _neighbours(known)
     unlikely = unseen & _neighbours(thrown | passed) & ~likely
     high = np.uint64(0)
-    dead = np.uint64(0)
     last = _last_discard(view)
-    if last >= 0 and (params[10] != 1.0 or params[17] > 0):
+    if last >= 0 and params[10] != 1.0:
         pos = lowest_bit(to_sequence(bit(last), True)) % 13
         above = _SUIT & ~((_ONE << np.uint64(pos + 1)) - _ONE)
         high = unseen & spread_ranks(above) & ~likely
-        if params[17] > 0:
-            dead = high & ~meldable(unseen | known)
-    prob[:] = 0.0
-    m = known
-    while m:
-        c = lowest_bit(m)
-        m &= m - _ONE
-        prob[c] = 1.0
-    total = 0.0
-    m = unseen
-    while m:
-        c = lowest_bit(m)
-        m &= m - _ONE
-        b = bit(c)
-        if dead & b:
-            q = 0.0
-        elif likely & b:
-            q = min(1.0, p * params[19])
-        else:
-            q = p * params[20] if unlikely & b else p
-            if high & b:
-                q *= params[10]
-        prob[c] = q
-        total += q
-    if params[16] > 0 and total > 0:
-        scale = hidden / total
-        m = unseen
-        while m:
-            c = lowest_bit(m)
-            m &= m - _ONE
-            prob[c] = min(1.0, prob[c] * scale)
-    m = unseen
-    while m:
-        c = lowest_bit(m)
-        m &= m - _ONE
-        draw[c] = (1.0 - prob[c]) / (1.0 - p) if params[18] > 0 and p < 1.0 else 1.0
-    return unseen, p
+    return known, unseen, likely, unlikely, high, p
 
 
 @nb.njit(inline="always", cache=True)
-def _window_sum(c, prob):
+def _held(c, known, unseen, likely, unlikely, high, p, f_high):
+    """The chance that sequence card c is in the opponent's hand."""
+    b = bit(c)
+    if known & b:
+        return 1.0
+    if not (unseen & b):
+        return 0.0
+    if likely & b:
+        return min(1.0, p * _NEAR_UP)
+    q = p * _NEAR_DOWN if unlikely & b else p
+    return q * f_high if high & b else q
+
+
+@nb.njit(inline="always", cache=True)
+def _window_sum(c, known, unseen, likely, unlikely, high, p, f_high):
     """Sum over the meld windows of card c (set pairs of its rank; run windows around it) of
     the product of the partners' chances of being held."""
     pos = c % 13
@@ -223,67 +179,60 @@ def _window_sum(c, prob):
     for a in range(4):  # set pairs
         if a == suit:
             continue
-        pa = prob[13 * a + pos]
+        pa = _held(13 * a + pos, known, unseen, likely, unlikely, high, p, f_high)
         for b in range(a + 1, 4):
             if b != suit:
-                total += pa * prob[13 * b + pos]
+                total += pa * _held(13 * b + pos, known, unseen, likely, unlikely, high, p,
+                                    f_high)
     for lo in range(pos - 2, pos + 1):  # run windows lo .. lo + 2 containing pos
         if lo < 0 or lo + 2 > 12:
             continue
         prod = 1.0
         for q in range(lo, lo + 3):
             if q != pos:
-                prod *= prob[13 * suit + q]
+                prod *= _held(13 * suit + q, known, unseen, likely, unlikely, high, p, f_high)
         total += prod
     return total
 
 
 @nb.njit(inline="always", cache=True)
-def _live_outs(c, h, unseen, draw):
-    """Unseen cards that would meld card c with one card of the seat's hand h (sequence),
-    each counted with its weight as a stock card."""
+def _live_outs(c, h, unseen):
+    """Unseen cards that would meld card c with one card of the seat's hand h (sequence)."""
     pos = c % 13
     suit = c // 13
-    outs = 0.0
+    outs = 0
     rank = spread_ranks(_ONE << np.uint64(pos)) & ~bit(c)
     if popcount(rank & h) >= 1:
-        m = rank & unseen
-        while m:
-            outs += draw[lowest_bit(m)]
-            m &= m - _ONE
+        outs += popcount(rank & unseen)
     for d in (-1, 1):
         q = pos + d
         if 0 <= q <= 12 and h & bit(13 * suit + q):
             for r in (pos - d, q + d):  # the two cards that complete the pair into a run
                 if 0 <= r <= 12 and unseen & bit(13 * suit + r):
-                    outs += draw[13 * suit + r]
+                    outs += 1
     return outs
 
 
 @nb.njit(inline="always", cache=True)
-def _outlook(h, unseen, limit, draw):
-    """(expected deadwood, chance of a knockable hand) after one unseen card (weighted by
-    ``draw``) is drawn into the 10-card hand h (sequence order) and the best card discarded."""
+def _outlook(h, unseen, limit):
+    """(expected deadwood, chance of a knockable hand) after one random unseen card is drawn
+    into the 10-card hand h (sequence order) and the best card discarded."""
     base = min_deadwood_seq(h, GIN_PLANES)
     _, low = best_discard_seq(h, np.uint64(0), GIN_PLANES)  # the best 9 of the 10 cards
-    total, knocks, n = 0.0, 0.0, 0.0
+    total, knocks, n = 0.0, 0, 0
     m = unseen
     while m:
         x = lowest_bit(m)
         m &= m - _ONE
         b = bit(x)
-        w = draw[x]
-        if w <= 0.0:
-            continue
-        n += w
+        n += 1
         if meldable(h | b) & b:
             _, d = best_discard_seq(h | b, np.uint64(0), GIN_PLANES)
         else:  # melds with nothing, so it is deadwood: it goes, or the best card to drop
             d = min(base, low + mask_value(b, GIN_PLANES))
-        total += w * d
-        if d <= limit:
-            knocks += w
-    if n <= 0.0:
+        total += d
+        knocks += d <= limit
+    if n == 0:
         return float(base), 0.0
     return total / n, knocks / n
 
@@ -330,9 +279,7 @@ def _discard(hand, view, params):
     allowed = h & ~keep
     loose = allowed & ~meldable(h)
     base = min_deadwood_seq(h, GIN_PLANES) if loose else 0
-    prob = np.empty(52, np.float64)
-    draw = np.zeros(52, np.float64)
-    unseen, p = _reading(hand, view, params, prob, draw)
+    known, unseen, likely, unlikely, high, p = _reading(hand, view, params)
     danger_cost, out_cost, low_feed, last_value = _weights(view, params)
     low_card, low_dw, low_val = -1, 1 << 30, -1
     cards = np.empty(11, np.int64)
@@ -347,20 +294,20 @@ def _discard(hand, view, params):
         dw = base - v if loose & bit(c) else min_deadwood_seq(h & ~bit(c), GIN_PLANES)
         if dw < low_dw or (dw == low_dw and v >= low_val):
             low_card, low_dw, low_val = c, dw, v
-        danger = min(1.0, _window_sum(c, prob))
-        score = dw + danger_cost * danger + out_cost * _live_outs(c, h & ~bit(c), unseen, draw)
+        danger = min(1.0, _window_sum(c, known, unseen, likely, unlikely, high, p, params[10]))
+        score = dw + danger_cost * danger + out_cost * _live_outs(c, h & ~bit(c), unseen)
         if v < last_value:
             score += low_feed
         cards[n], scores[n], dws[n] = c, score, dw
         n += 1
     if low_dw <= knock_threshold(view, params):
         return lowest_bit(from_sequence(bit(low_card), True))
-    return lowest_bit(from_sequence(bit(_look_ahead(h, unseen, draw, view, params, cards,
-                                                    scores, dws, n)), True))
+    return lowest_bit(from_sequence(bit(_look_ahead(h, unseen, view, params, cards, scores,
+                                                    dws, n)), True))
 
 
 @nb.njit(inline="always", cache=True)
-def _look_ahead(h, unseen, draw, view, params, cards, scores, dws, n):
+def _look_ahead(h, unseen, view, params, cards, scores, dws, n):
     """The best-scoring discard (sequence id) after the look one draw ahead of the best
     LOOK_N candidates scoring within LOOK_MARGIN of the best (none with LOOK_WEIGHT 0, nor
     while the best keeps more than LOOK_DW deadwood)."""
@@ -375,7 +322,7 @@ def _look_ahead(h, unseen, draw, view, params, cards, scores, dws, n):
         i = order[j]
         if scores[i] > scores[order[0]] + params[9]:
             break  # far from the best: not worth the look ahead (speed)
-        e, pk = _outlook(h & ~bit(cards[i]), unseen, view[V_KNOCK_LIMIT], draw)
+        e, pk = _outlook(h & ~bit(cards[i]), unseen, view[V_KNOCK_LIMIT])
         total = scores[i] + params[7] * (e - dws[i]) - params[8] * pk
         if total < best_total:
             best, best_total = cards[i], total
@@ -394,12 +341,6 @@ def _take(hand, view, params):
     _, after = best_discard_seq(h | t, t, GIN_PLANES)
     if after <= knock_threshold(view, params) and after < now:
         return 1
-    if params[21] < 999 and after < now:
-        prob = np.empty(52, np.float64)
-        draw = np.zeros(52, np.float64)
-        unseen, p = _reading(hand, view, params, prob, draw)
-        e, pk = _outlook(h, unseen, view[V_KNOCK_LIMIT], draw)
-        return 1 if after + params[21] <= e - params[8] * pk else 0
     if meldable(h | t) & t and after < now:
         return 1
     return 1 if now - after >= params[2] else 0
