@@ -374,9 +374,12 @@ def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: floa
         "as \"from 3 trumps up\" also moves with the sample size.  Each level's charts and tables are in a "
         "sub-folder of the section's folder.  Spades and Trump Friend `pimc` runs (every seat searching) "
         "play a few deals a second, so their samples are hundreds of deals against the heuristic's "
-        "hundreds of thousands; the open-hand Spades and Trump Friend analyses (`spades-dd-bids`, "
-        "`trump-friend-dd`) need full-deal solves of seconds to minutes each and are not part of "
-        "`make results` (docs/analyses.md has their commands).",
+        "hundreds of thousands.  A `simcore solve` run is a question's open-hand level (the Euchre "
+        "section: `euchre-dd-order`'s answers beside the simulate levels').  The open-hand Spades and "
+        "Trump Friend levels (`spades-dd-bids`, `trump-friend-dd`) are not part of `make results`: a "
+        "full Spades deal with its four nil solves takes about 17 s on two cores and a Trump Friend "
+        "call 5 s on average (docs/solving.md), so a useful sample would take hours; docs/analyses.md "
+        "has their commands.",
         "",
     ]
     if skipped:
