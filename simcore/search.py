@@ -2537,6 +2537,24 @@ def value_from(tab, tlen, leader, broken, first):
     return _exact_of(tab, tlen, leader, broken, tlen, 0, hi, first)
 
 
+@nb.njit(cache=True)
+def at_least(tab, tlen, leader, broken, t):
+    """One boolean search of the position set up in tab: 1 if the maximising side gets at
+    least ``t`` from here with best play (a nil: if the nil seat can be made to take ``t``
+    tricks), 0 if not, -1 when the node budget ran out.  Far cheaper than the exact value
+    when only a threshold matters: whether a nil holds (``t`` = 1), whether a side wins."""
+    if tab[T_CTX][C_HASPTS] == 0:  # one compiled search for each, as in _exact
+        ok = _search(tab, np.int64(tlen), np.int64(leader), np.bool_(broken), np.int64(t),
+                     np.int64(tlen), False)
+    else:
+        ok = _search(tab, np.int64(tlen), np.int64(leader), np.bool_(broken), np.int64(t),
+                     np.int64(tlen), True)
+    tab[T_COUNTERS][N_SEARCHES] += 1
+    if tab[T_COUNTERS][N_ABORTED]:
+        return -1
+    return 1 if ok else 0
+
+
 @nb.njit(inline="always", cache=True)
 def _around(v, hi, maxing):
     """(lo, hi, first threshold) for a card's value when the position is worth v and the
