@@ -47,14 +47,23 @@ SOLVE_RUNS = True  # reads `simcore solve` runs (analyses.run_analysis refuses t
 MIN_N = 10  # smallest group drawn (solve runs are small; every group is in the tables)
 
 
+def nil_mode(manifest: dict) -> str:
+    """How much of the nils the solve run solved (``simcore solve spades --nil``): exact, safe or none."""
+    return (manifest.get("options") or {}).get("nil", "exact")
+
+
 def seat_rows(solve: pl.LazyFrame) -> pl.LazyFrame:
     """One row per (deal, seat): spades, high cards, position from the dealer's left (0 = leads),
-    and the seat's open-hand nil value."""
+    the seat's open-hand nil value and whether its nil holds (``dd_safe``; runs made before
+    ``dd_nil_safe{s}`` existed: ``dd_nil{s}`` = 0)."""
+    names = set(solve.collect_schema().names())
     return pl.concat([solve.select(
         "deal", pl.lit(s, pl.Int8).alias("seat"), common.count_in(pl.col(f"hand{s}"), SPADES).alias("spades"),
         common.count_in(pl.col(f"hand{s}"), HIGH).alias("high_cards"),
         ((s - pl.col("dealer") - 1) % 4).cast(pl.Int16).alias("position"),
-        pl.col(f"dd_nil{s}").alias("dd_nil")) for s in range(4)])
+        pl.col(f"dd_nil{s}").alias("dd_nil"),
+        (pl.col(f"dd_nil_safe{s}") if f"dd_nil_safe{s}" in names else pl.col(f"dd_nil{s}") == 0).alias("dd_safe"))
+        for s in range(4)])
 
 
 def side_rows(solve: pl.LazyFrame) -> pl.LazyFrame:
@@ -66,16 +75,19 @@ def side_rows(solve: pl.LazyFrame) -> pl.LazyFrame:
         for side in (0, 1)])
 
 
-def nil_table(seats: pl.LazyFrame) -> pl.DataFrame:
+def nil_table(seats: pl.LazyFrame, exact: bool = True) -> pl.DataFrame:
+    """DD-safe nils by spades, high cards and position (and over all); with the nils' tricks
+    counted (``exact``: a solve run's ``--nil exact``) also the mean ``dd_nil``."""
+    means = mean_aggs(pl.col("dd_nil"), "dd_nil") if exact else ()
     frames = [seats.group_by(pl.col(f).alias("value")).agg(
-        pl.len().alias("n"), (pl.col("dd_nil") == 0).sum().alias("successes"),
-        *mean_aggs(pl.col("dd_nil"), "dd_nil")).with_columns(pl.lit(f).alias("feature"))
+        pl.len().alias("n"), pl.col("dd_safe").sum().alias("successes"), *means).with_columns(pl.lit(f).alias("feature"))
         for f in ("spades", "high_cards", "position")]
     frames.append(seats.select(pl.lit(0, pl.Int16).alias("value"), pl.len().alias("n"),
-                               (pl.col("dd_nil") == 0).sum().alias("successes"),
-                               *mean_aggs(pl.col("dd_nil"), "dd_nil")).with_columns(pl.lit("all").alias("feature")))
-    t = pl.concat(pl.collect_all(frames), how="vertical_relaxed").sort("feature", "value")
-    t = mean_table(rate_table(t), "dd_nil", "dd_nil", "dd_nil_std")
+                               pl.col("dd_safe").sum().alias("successes"),
+                               *means).with_columns(pl.lit("all").alias("feature")))
+    t = rate_table(pl.concat(pl.collect_all(frames), how="vertical_relaxed").sort("feature", "value"))
+    if exact:
+        t = mean_table(t, "dd_nil", "dd_nil", "dd_nil_std")
     return t.select("feature", "value", pl.exclude("feature", "value"))
 
 
@@ -100,7 +112,7 @@ def nil_bid_table(seats: pl.LazyFrame, played: pl.LazyFrame) -> pl.DataFrame:
     bids = pl.concat([played.filter((pl.col(f"bid{s}") == 0) & ~pl.col(f"blind{s}")).select(
         "deal", pl.lit(s, pl.Int8).alias("seat"), pl.col(f"tricks{s}").alias("tricks")) for s in range(4)])
     rows = seats.join(bids, on=["deal", "seat"])
-    aggs = (pl.len().alias("n"), (pl.col("dd_nil") == 0).sum().alias("successes"),
+    aggs = (pl.len().alias("n"), pl.col("dd_safe").sum().alias("successes"),
             (pl.col("tricks") == 0).sum().alias("held_in_play"))
     by_spades, every = pl.collect_all([
         rows.group_by(pl.col("spades").alias("value")).agg(*aggs).with_columns(pl.lit("spades").alias("feature")),
@@ -154,19 +166,20 @@ def _analyse(solve: pl.LazyFrame, played, manifest: dict, out: Path, data) -> li
     if manifest.get("command") != "solve" or "dd_tricks" not in solve.collect_schema().names():
         raise SimcoreError(f"spades-dd-bids reads a `simcore solve spades` run (DD tables); {data} is a "
                            "simulate run: use spades-bids for it")
+    mode = nil_mode(manifest)
     seats = seat_rows(solve)
-    nil = nil_table(seats)
+    nil = nil_table(seats, mode == "exact") if mode != "none" else None
     sides = side_rows(solve)
     tricks = tricks_table(sides)
     n = solve.select(pl.len()).collect().item()
     by_bid = heat = nil_bids = None
     if played is not None:
         by_bid, heat = bid_tables(bid_rows(sides, played.hands))
-        nil_bids = nil_bid_table(seats, played.hands)
+        nil_bids = nil_bid_table(seats, played.hands) if nil is not None else None
     fig, axes = plt.subplots(2 if by_bid is not None else 1, 2, figsize=(13, 10.5 if by_bid is not None else 5.4),
                              constrained_layout=True)
     axes = axes.ravel()
-    _nil_panel(axes[0], nil)
+    _nil_panel(axes[0], nil)  # (None: the run solved no nil, and the panel says so)
     _tricks_panel(axes[1], tricks)
     if by_bid is not None:
         _bid_panels(axes[2], axes[3], by_bid, heat, played.manifest)
@@ -174,10 +187,12 @@ def _analyse(solve: pl.LazyFrame, played, manifest: dict, out: Path, data) -> li
                          "(DD tables, best play by every seat)", manifest,
                     note=f"bids: {common.policies_text(played.manifest)}" if played is not None else "")
     chart = common.save_chart(fig, out, NAME)
-    tables = [common.write_table(nil, out, f"{NAME}_nil"), common.write_table(tricks, out, f"{NAME}_tricks")]
+    tables = ([] if nil is None else [common.write_table(nil, out, f"{NAME}_nil")]) + \
+        [common.write_table(tricks, out, f"{NAME}_tricks")]
     if by_bid is not None:
-        tables += [common.write_table(by_bid, out, f"{NAME}_by_bid"), common.write_table(heat, out, f"{NAME}_heatmap"),
-                   common.write_table(nil_bids, out, f"{NAME}_nil_bids")]
+        tables += [common.write_table(by_bid, out, f"{NAME}_by_bid"), common.write_table(heat, out, f"{NAME}_heatmap")]
+        if nil_bids is not None:
+            tables.append(common.write_table(nil_bids, out, f"{NAME}_nil_bids"))
     sample = f"{n:,} deals from `{data}` ({4 * n:,} seat-hands, {2 * n:,} sides)"
     if by_bid is not None:
         sample += f"; {int(by_bid['n'].sum()):,} sides with two numeric bids from `{played.path}`"
@@ -185,12 +200,19 @@ def _analyse(solve: pl.LazyFrame, played, manifest: dict, out: Path, data) -> li
         out, NAME, "Spades, open-handed: DD-safe nils and bids against DD tricks", chart, _finding(nil, tricks, by_bid),
         sample, manifest, common.command("spades-dd-bids", data, out), tables,
         "open-hand DD tables (simcore solve spades): every card seen, best play by every seat, the dealer's left "
-        "leading the hands as dealt; a nil is DD-safe when dd_nil = 0; Wilson intervals for rates, t intervals for "
-        "means" + ("; bids joined on the deal from the simulate run of the same seed and rules" if by_bid is not None else ""))
+        "leading the hands as dealt; a nil is DD-safe when dd_nil = 0 ("
+        + {"exact": "every nil's tricks counted", "safe": "`--nil safe`: whether each nil holds, its tricks not counted",
+           "none": "`--nil none`: no nil solved"}[mode]
+        + "); Wilson intervals for rates, t intervals for means" + ("; bids joined on the deal from the simulate run of the same seed and rules" if by_bid is not None else ""))
     return [chart, *tables, summary]
 
 
-def _nil_panel(ax, nil: pl.DataFrame) -> None:
+def _nil_panel(ax, nil: pl.DataFrame | None) -> None:
+    if nil is None:
+        ax.text(0.5, 0.5, "nils not solved\n(simcore solve spades --nil none)", ha="center", va="center",
+                transform=ax.transAxes)
+        ax.set_axis_off()
+        return
     for feature, label in (("spades", "spades held"), ("high_cards", "high cards held (J Q K A)")):
         g = nil.filter((pl.col("feature") == feature) & (pl.col("n") >= MIN_N)).sort("value")
         common.error_bars(ax, g["value"].to_numpy(), g, "rate", "rate_low", "rate_high", scale=100, fmt="o-", ms=3, label=label)
@@ -235,7 +257,21 @@ def _bid_panels(ax, bx, by_bid: pl.DataFrame, heat: pl.DataFrame, played: dict) 
     bx.legend(fontsize=7)
 
 
-def _finding(nil: pl.DataFrame, tricks: pl.DataFrame, by_bid) -> str:
+def _finding(nil: pl.DataFrame | None, tricks: pl.DataFrame, by_bid) -> str:
+    text = " ".join(t for t in (_nil_finding(nil) if nil is not None else "", _bid_finding(by_bid)) if t)
+    return text or _tricks_finding(tricks)
+
+
+def _tricks_finding(tricks: pl.DataFrame) -> str:
+    g = tricks.filter(pl.col("n") >= MIN_N).sort("spades")
+    if g.height < 2:
+        return "Too few deals for a finding."
+    lo, hi = g.row(0, named=True), g.row(-1, named=True)
+    return (f"Open-handed, a side holding {lo['spades']} spades takes {lo['dd_tricks']:.2f} tricks on average and one "
+            f"holding {hi['spades']} takes {hi['dd_tricks']:.2f} (no nil solved: --nil none).")
+
+
+def _nil_finding(nil: pl.DataFrame) -> str:
     every = nil.filter(pl.col("feature") == "all").row(0, named=True)
     text = (f"With best play by every seat {common.pct(every['rate'])} (95% CI {common.pct(every['rate_low'])}–"
             f"{common.pct(every['rate_high'])}) of all {every['n']:,} dealt hands would make a nil")
@@ -244,13 +280,17 @@ def _finding(nil: pl.DataFrame, tricks: pl.DataFrame, by_bid) -> str:
         lo, hi = sp.row(0, named=True), sp.row(-1, named=True)
         text += (f"; {common.pct(lo['rate'])} of hands with {lo['value']} spades against "
                  f"{common.pct(hi['rate'])} with {hi['value']}")
-    text += "."
+    return text + "."
+
+
+def _bid_finding(by_bid) -> str:
+    text = ""
     if by_bid is not None and by_bid["n"].sum():
         n = by_bid["n"].sum()
         made = by_bid["successes"].sum() / n
         over = float((by_bid["dd_over_contract"] * by_bid["n"]).sum() / n)
         real = float(((by_bid["real_tricks"] - by_bid["dd_tricks"]) * by_bid["n"]).sum() / n)
-        text += (f" Open-handed, sides with two numeric bids make their contract {common.pct(made)} of the time and take "
+        text += (f"Open-handed, sides with two numeric bids make their contract {common.pct(made)} of the time and take "
                  f"{over:+.2f} tricks over it on average; in play they took {real:+.2f} tricks against the open-hand "
                  f"tricks ({n:,} sides).")
     return text
@@ -269,11 +309,13 @@ def level_claims(out: Path) -> list:
         if by_bid["n"].sum():
             m, s, n = pooled(by_bid["n"], by_bid["dd_over_contract"], by_bid["dd_over_contract_std"])
             claims.append(mean_claim(SIDE_QUESTION, m, s, n, *SIDE_WORDS, "tricks per contract"))
-        bids = pl.read_csv(out / f"{NAME}_nil_bids.csv").filter(pl.col("feature") == "all")
+        bids = (pl.read_csv(out / f"{NAME}_nil_bids.csv").filter(pl.col("feature") == "all")
+                if (out / f"{NAME}_nil_bids.csv").is_file() else pl.DataFrame())
         if bids.height and bids["n"][0]:
             claims.append(rate_claim(NIL_CHOSEN, int(bids["successes"][0]), int(bids["n"][0]), *NIL_WORDS,
                                      "nil succeeds (%)"))
-    nil = pl.read_csv(out / f"{NAME}_nil.csv").filter(pl.col("feature") == "all")
+    nil = (pl.read_csv(out / f"{NAME}_nil.csv").filter(pl.col("feature") == "all")
+           if (out / f"{NAME}_nil.csv").is_file() else pl.DataFrame())
     if nil.height:
         r = nil.row(0, named=True)
         claims.append(rate_claim("Dealt hands whose nil holds with best play (open-hand)", int(r["successes"]),

@@ -125,6 +125,11 @@ BATCHES = [
     Batch("trump-friend-trump-pimc", "trump-friend", ["--deals", "400", "--seed", "1", "--what-if", "trump",
                                                       "--policy", "pimc"], needs="what-if", check_deals=16),
     Batch("euchre-dd", "euchre", ["--deals", "20000", "--seed", "2"], verb="solve", check_deals=500),
+    # Spades open-handed: the first deals of spades-main solved (whether each nil holds, not its
+    # tricks: --nil safe, about 1 s of CPU a deal) beside the same deals played, for their bids
+    Batch("spades-dd/solve", "spades", ["--deals", "300", "--seed", "1", "--nil", "safe"], verb="solve",
+          check_deals=8),
+    Batch("spades-dd/play", "spades", ["--deals", "300", "--seed", "1"]),
     Batch("gin-knock-expert/at10", "gin-rummy", ["--deals", "50000", "--seed", "1", "--what-if", "knock",
                                                  "--policy", "expert", "--policy", "knock=at10"],
           needs="what-if", check_deals=2000),
@@ -151,7 +156,9 @@ JOBS = [
     Job("trump-call", "data/trump-friend-trump", "results/trump-friend", needs="what-if", question="trump"),
     Job("friend-call", "data/trump-friend-friend", "results/trump-friend-friend", needs="what-if",
         question="friend"),
-    Job("spades-bids", ["data/spades-main", "data/spades-pimc"], "results/spades-levels", question="spades"),
+    Job("spades-bids", ["data/spades-main", "data/spades-pimc", "data/spades-dd"], "results/spades-levels",
+        question="spades"),
+    Job("spades-dd-bids", "data/spades-dd", "results/spades-dd", question="spades"),
     Job("spades-bids", "data/spades-main", "results/spades", question="spades"),
     Job("spades-bids", "data/spades-nil", "results/spades-nil", needs="what-if", question="spades"),
     Job("euchre-makers", "data/euchre-main", "results/euchre", question="euchre"),
@@ -375,11 +382,12 @@ def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: floa
         "sub-folder of the section's folder.  Spades and Trump Friend `pimc` runs (every seat searching) "
         "play a few deals a second, so their samples are hundreds of deals against the heuristic's "
         "hundreds of thousands.  A `simcore solve` run is a question's open-hand level (the Euchre "
-        "section: `euchre-dd-order`'s answers beside the simulate levels').  The open-hand Spades and "
-        "Trump Friend levels (`spades-dd-bids`, `trump-friend-dd`) are not part of `make results`: a "
-        "full Spades deal with its four nil solves takes about 17 s on two cores and a Trump Friend "
-        "call 5 s on average (docs/solving.md), so a useful sample would take hours; docs/analyses.md "
-        "has their commands.",
+        "section: `euchre-dd-order`'s answers beside the simulate levels; the Spades section: "
+        "`spades-dd-bids` on 300 deals solved with `--nil safe`, whether each nil holds without counting "
+        "a failing nil's tricks, about 1.5 s a deal on two cores).  The open-hand Trump Friend level "
+        "(`trump-friend-dd`) is not part of `make results`: a Trump Friend call takes 5 s on average "
+        "(docs/solving.md), ten calls a deal, so a useful sample would take hours; docs/analyses.md "
+        "has its commands.",
         "",
     ]
     if skipped:

@@ -95,6 +95,7 @@ def solve_deals(
     cluster: str | None = None,
     predeal=None,
     conditions=None,
+    options: dict[str, str] | None = None,
 ) -> Run:
     """The open-hand (double-dummy) table of ``deals`` deals of a trick game (``simcore solve``).
 
@@ -103,9 +104,10 @@ def solve_deals(
     two tables join on (``seed``, ``deal``).  Columns per game: docs/schema.md; what they
     mean: docs/solving.md.  ``policy`` may only name Trump Friend's friend call
     (``["friend=highest"]``), which decides ``dd_friend{t}``.  Folders, resume, threads and
-    clusters work as for :func:`simulate`.
+    clusters work as for :func:`simulate`.  ``options`` are the game's solve options (Spades:
+    ``{"nil": "exact" | "safe" | "none"}``, how much of each nil to solve), kept in the manifest.
     """
-    spec = _plan_solve(game, deals, seed, policy, rules, chunk_size, predeal, conditions)
+    spec = _plan_solve(game, deals, seed, policy, rules, chunk_size, predeal, conditions, options)
     return _execute(spec, out, threads, resume, quiet, cluster)
 
 
@@ -179,7 +181,7 @@ def _plan(game_name, deals, seed, mode, policy, rules, log_plays, chunk_size, wh
     return _Spec(game, rules_obj, choice, identity, deal_filter)
 
 
-def _plan_solve(game_name, deals, seed, policy, rules, chunk_size, predeal, conditions) -> _Spec:
+def _plan_solve(game_name, deals, seed, policy, rules, chunk_size, predeal, conditions, options=None) -> _Spec:
     game = games.get(game_name)
     if game.solve_hands is None:
         raise SimcoreError(f"{game.name} has no open-hand solver (simcore solve plays the trick "
@@ -197,7 +199,25 @@ def _plan_solve(game_name, deals, seed, policy, rules, chunk_size, predeal, cond
                  None, predeal, conditions)
     spec.identity["command"] = "solve"
     spec.identity["policies"] = {d: spec.choice.decisions[d] for d in game.solve_decisions}
+    if game.solve_options:
+        spec.identity["options"] = _solve_options(game, options)
+    elif options:
+        raise SimcoreError(f"simcore solve {game.name} takes no " + ", ".join(f"--{o}" for o in options))
     return spec
+
+
+def _solve_options(game, options) -> dict[str, str]:
+    """The game's solve options with their defaults filled in; SimcoreError for unknown ones."""
+    chosen = {name: choices[0] for name, (choices, _) in game.solve_options.items()}
+    for name, value in (options or {}).items():
+        if name not in game.solve_options:
+            raise SimcoreError(f"unknown solve option {name!r} for {game.name}; known: "
+                               + ", ".join(game.solve_options))
+        choices = game.solve_options[name][0]
+        if value not in choices:
+            raise SimcoreError(f"--{name} must be one of {', '.join(choices)}, not {value!r}")
+        chosen[name] = value
+    return chosen
 
 
 def spec_from_identity(identity: dict[str, Any]) -> _Spec:
@@ -206,7 +226,8 @@ def spec_from_identity(identity: dict[str, Any]) -> _Spec:
     if identity.get("command") == "solve":
         return _plan_solve(game.name, identity["deals"], identity["seed"],
                            [f"{k}={v}" for k, v in identity["policies"].items()], identity["rules"],
-                           identity["chunk_size"], identity.get("predeal"), identity.get("conditions"))
+                           identity["chunk_size"], identity.get("predeal"), identity.get("conditions"),
+                           identity.get("options"))
     policies = dict(identity["policies"])
     seats = policies.pop("seats")
     specs = {str(seat): name for seat, name in enumerate(seats)} | policies
@@ -331,6 +352,8 @@ def compute_chunk(spec: _Spec, chunk: dict[str, Any]) -> dict[str, pl.DataFrame]
     ident = spec.identity
     extra = {} if spec.deal_filter is None else {"deal_filter": spec.deal_filter}
     if ident.get("command") == "solve":
+        if ident.get("options"):
+            extra["options"] = ident["options"]
         return {"hands": spec.game.solve_hands(spec.game, ident["seed"], chunk["start"],
                                                chunk["count"], spec.rules, spec.choice, **extra)}
     if spec.mode == "hands":

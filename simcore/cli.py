@@ -110,6 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="trump-friend only: friend=NAME, the friend call of dd_friend{t}")
     sol.add_argument("--rules", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
                      help="rules options (see `simcore describe GAME`)")
+    sol.add_argument("--nil", default=None, metavar="MODE",
+                     help="spades only: exact (default; dd_nil{s} counts each nil's tricks), safe "
+                          "(only whether each nil holds: dd_nil{s} 0 or null, about 30x cheaper on "
+                          "full deals) or none (no nil solved)")
     sol.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
     sol.add_argument("--chunk-size", type=_whole_number, default=None,
                      help="deals per Parquet part (default: per game, see docs/solving.md)")
@@ -265,7 +269,8 @@ def _solve(args) -> int:
                       policy=args.policy, rules=_key_values(args.rules, "--rules"),
                       resume=args.resume, quiet=args.quiet, chunk_size=args.chunk_size,
                       cluster=args.cluster, predeal=args.predeal or None,
-                      conditions=args.condition or None)
+                      conditions=args.condition or None,
+                      options=None if args.nil is None else {"nil": args.nil})
     if not args.quiet:
         seconds = time.perf_counter() - started
         print(f"{run.path}: {args.deals:,} deals solved in {seconds:.1f} s "
@@ -312,6 +317,8 @@ def _describe(name: str) -> int:
         print(f"  {game.solve_doc}")
         if game.solve_decisions:
             print("  reads the decision policies: " + ", ".join(game.solve_decisions))
+        for name, (choices, doc) in game.solve_options.items():
+            print(f"  --{name} {'|'.join(choices)}: {doc}")
     layout = game.deal_layout
     if layout is None:
         print("constrained dealing (--predeal, --condition): not supported")

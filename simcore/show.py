@@ -260,10 +260,19 @@ def _spades(row, f: CardText, solved: bool) -> Layout:
     return lay
 
 
+def _nil_text(row, s: int):
+    """A seat's nil value; a run made with --nil safe counts no failing nil's tricks (null:
+    "fails"), one made with --nil none solves no nil ("-")."""
+    v = row[f"dd_nil{s}"]
+    if v is not None:
+        return v
+    return "fails" if row.get(f"dd_nil_safe{s}") is False else "-"
+
+
 def _spades_dd(row, f: CardText) -> dict[str, Any]:
     tricks = row["dd_tricks"]
     rows = [["tricks of the side", tricks, 13 - tricks, tricks, 13 - tricks],
-            ["nil: fewest tricks", *[row[f"dd_nil{s}"] for s in range(4)]]]
+            ["nil: fewest tricks", *[_nil_text(row, s) for s in range(4)]]]
     return {"title": (f"open-hand, seat {(row['dealer'] + 1) % 4} leading: seats 0+2 "
                       f"take {tricks}, 1+3 take {13 - tricks}; nil holds at 0"),
             "columns": ["", "seat 0", "seat 1", "seat 2", "seat 3"], "rows": rows,

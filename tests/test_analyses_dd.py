@@ -10,6 +10,7 @@ the solver, which tests/test_solve_*.py check against exhaustive minimax.
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import polars as pl
@@ -241,6 +242,41 @@ def test_spades_dd_bids_matches_oracle(spades_runs, tmp_path):
     assert row["dd_tricks"] == pytest.approx(np.mean([r[1] for r in mine]))
     assert row["real_tricks"] == pytest.approx(np.mean([r[2] for r in mine]))
     assert row["successes"] == sum(r[1] >= c for r in mine)
+
+
+@pytest.mark.parametrize("mode", ["safe", "none"])
+def test_spades_dd_bids_reads_nil_safe_and_none_runs(spades_runs, tmp_path, mode):
+    """A `--nil safe` run (dd_nil 0 or null, dd_nil_safe) gives the same DD-safe counts and no mean
+    nil tricks; a `--nil none` run no nil table, the tricks tables as before."""
+    exact = pl.read_parquet(spades_runs / "solve" / "hands" / "*.parquet")
+    safe = [(pl.col(f"dd_nil{s}") == 0) for s in range(4)]
+    frame = exact.with_columns(
+        *((pl.when(c).then(0).otherwise(None) if mode == "safe" else pl.lit(None)).cast(pl.Int8).alias(f"dd_nil{s}")
+          for s, c in enumerate(safe)),
+        *((c if mode == "safe" else pl.lit(None, pl.Boolean)).alias(f"dd_nil_safe{s}") for s, c in enumerate(safe)))
+    manifest = json.loads((spades_runs / "solve" / "manifest.json").read_text())
+    root = tmp_path / "runs"
+    root.mkdir()
+    shutil.copytree(spades_runs / "play", root / "play")
+    _solve_folder(root / "solve", "spades", frame, {k: v for k, v in manifest.items()
+                                                    if k not in ("command", "finished", "omniscient")}
+                  | {"options": {"nil": mode}})
+    run_analysis("spades-dd-bids", spades_runs, tmp_path / "exact")
+    run_analysis("spades-dd-bids", root, tmp_path / mode)
+    for table in ("tricks", "by_bid"):
+        assert pl.read_csv(tmp_path / mode / f"spades_dd_bids_{table}.csv").equals(
+            pl.read_csv(tmp_path / "exact" / f"spades_dd_bids_{table}.csv"))
+    if mode == "none":
+        assert not (tmp_path / mode / "spades_dd_bids_nil.csv").exists()
+        assert "--nil none" in (tmp_path / mode / "spades_dd_bids.md").read_text()
+        return
+    ours = pl.read_csv(tmp_path / mode / "spades_dd_bids_nil.csv")
+    theirs = pl.read_csv(tmp_path / "exact" / "spades_dd_bids_nil.csv")
+    assert ours.select("feature", "value", "n", "successes").equals(theirs.select("feature", "value", "n", "successes"))
+    assert "dd_nil" not in ours.columns and "dd_nil" in theirs.columns
+    for table in ("nil_bids",):
+        assert pl.read_csv(tmp_path / mode / f"spades_dd_bids_{table}.csv").equals(
+            pl.read_csv(tmp_path / "exact" / f"spades_dd_bids_{table}.csv"))
 
 
 def test_spades_dd_bids_solve_alone_and_refusals(spades_runs, tmp_path, capsys):

@@ -77,6 +77,39 @@ def test_spades_table_on_unconstrained_deals():
     _spades_table_matches(None, 2, False)
 
 
+@pytest.mark.parametrize("nil", ["exact", "safe", "none"])
+def test_spades_nil_modes_solve_what_they_say(nil):
+    """--nil exact counts each nil's tricks; safe only whether it holds (dd_nil 0 or null);
+    none no nil; dd_nil_safe{s} is the nil value's = 0 in the first two, and dd_tricks the same."""
+    dd = _rows(simcore.solve_deals("spades", 3, seed=5, predeal=QUICK["spades"], options={"nil": nil}))
+    assert dd.select("seed", "deal", "dd_tricks").equals(_rows(simcore.solve_deals(
+        "spades", 3, seed=5, predeal=QUICK["spades"])).select("seed", "deal", "dd_tricks"))
+    for row in dd.iter_rows(named=True):
+        hands = [row[f"hand{s}"] for s in range(4)]
+        leader = (row["dealer"] + 1) % 4
+        for s in range(4):
+            value = simcore.solve("spades", hands, leader=leader, nil=s).value
+            got, safe = row[f"dd_nil{s}"], row[f"dd_nil_safe{s}"]
+            if nil == "exact":
+                assert got == value and safe == (value == 0)
+            elif nil == "safe":
+                assert safe == (value == 0) and got == (0 if value == 0 else None)
+            else:
+                assert got is None and safe is None
+
+
+def test_spades_nil_mode_is_in_the_manifest_and_resume_keeps_it(tmp_path):
+    out = tmp_path / "dd"
+    run = simcore.solve_deals("spades", 2, seed=5, predeal=QUICK["spades"], options={"nil": "none"}, out=out)
+    assert run.manifest["options"] == {"nil": "none"}
+    with pytest.raises(SimcoreError, match="options"):
+        simcore.solve_deals("spades", 2, seed=5, predeal=QUICK["spades"], out=out, resume=True)
+    with pytest.raises(SimcoreError, match="--nil must be one of exact, safe, none"):
+        simcore.solve_deals("spades", 2, seed=5, options={"nil": "maybe"})
+    with pytest.raises(SimcoreError, match="takes no --nil"):
+        simcore.solve_deals("euchre", 2, seed=5, options={"nil": "safe"})
+
+
 def _euchre_entry(hands, dealer, upcard, trump, alone):
     """One DD column from simcore.solve: the dealer's six possible discards tried one by one."""
     hands = list(hands)
@@ -186,6 +219,8 @@ def test_predeal_and_conditions_hold_in_the_solved_deals():
     (["solve", "euchre", "--deals", "0"], "positive whole number"),
     (["solve", "euchre", "--deals", "5", "--rules", "colour=red"], "unknown rules option"),
     (["solve", "euchre", "--deals", "5", "--condition", "0:bowers>=9"], "condition"),
+    (["solve", "spades", "--deals", "5", "--nil", "often"], "--nil must be one of"),
+    (["solve", "trump-friend", "--deals", "5", "--nil", "safe"], "takes no --nil"),
 ])
 def test_bad_solve_input_is_one_line_and_exit_2(args, message, capsys, tmp_path):
     out = tmp_path / "out"

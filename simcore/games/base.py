@@ -145,9 +145,12 @@ class Game:
     # Open-hand solving (``simcore solve``): ``solve_hands(game, seed, start, count, rules,
     # choice, deal_filter=None)`` returns the DD rows of those deals (the deals of run_hands);
     # ``solve_decisions`` are the decision policies it reads (e.g. Trump Friend's friend call),
-    # ``solve_chunk`` its default deals per part, ``solve_doc`` its columns in one line.
+    # ``solve_chunk`` its default deals per part, ``solve_doc`` its columns in one line;
+    # ``solve_options`` its solve options (name -> (choices, the first the default; one line of
+    # help)), passed to solve_hands as ``options={name: choice}`` (e.g. Spades' nil).
     solve_hands: Callable | None = None
     solve_decisions: tuple[str, ...] = ()
+    solve_options: dict[str, tuple[tuple[str, ...], str]] = dataclasses.field(default_factory=dict)
     solve_chunk: int = 1000
     solve_doc: str = ""
 

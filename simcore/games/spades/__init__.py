@@ -262,7 +262,9 @@ GAME = Game(
     solve_hands=dd_table.solve_hands,
     solve_chunk=500,
     solve_doc="dealer; dd_tricks (tricks of seats 0+2, the dealer's left leading the hands as "
-              "dealt), dd_nil{s} (the fewest tricks seat s can be held to; 0 = a nil that holds)",
+              "dealt), dd_nil{s} (the fewest tricks seat s can be held to; 0 = a nil that holds), "
+              "dd_nil_safe{s} (the nil holds)",
+    solve_options={"nil": (dd_table.NIL_MODES, dd_table.NIL_DOC)},
     user_policy_doc=(
         "play(seat, hand, legal, view, st) -> card id from `legal` (uint64 masks of public "
         "card ids; view: simcore.games.spades.layout.V_*)"
