@@ -194,15 +194,18 @@ def _plan_solve(game_name, deals, seed, policy, rules, chunk_size, predeal, cond
                                + ("takes only " + ", ".join(f"{d}=NAME" for d in game.solve_decisions)
                                   if game.solve_decisions else "does not apply")
                                + f", not {item!r}")
-    chunk = game.solve_chunk if chunk_size is None else chunk_size
-    spec = _plan(game.name, deals, seed, "hands", ["random", *specs], rules, False, chunk,
+    if options and not game.solve_options:
+        raise SimcoreError(f"simcore solve {game.name} takes no " + ", ".join(f"--{o}" for o in options))
+    chosen = _solve_options(game, options)
+    if chunk_size is None:
+        chunk_size = min([game.solve_chunk_by_option[o] for o in chosen.items() if o in game.solve_chunk_by_option],
+                         default=game.solve_chunk)
+    spec = _plan(game.name, deals, seed, "hands", ["random", *specs], rules, False, chunk_size,
                  None, predeal, conditions)
     spec.identity["command"] = "solve"
     spec.identity["policies"] = {d: spec.choice.decisions[d] for d in game.solve_decisions}
     if game.solve_options:
-        spec.identity["options"] = _solve_options(game, options)
-    elif options:
-        raise SimcoreError(f"simcore solve {game.name} takes no " + ", ".join(f"--{o}" for o in options))
+        spec.identity["options"] = chosen
     return spec
 
 

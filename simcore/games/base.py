@@ -152,6 +152,10 @@ class Game:
     solve_decisions: tuple[str, ...] = ()
     solve_options: dict[str, tuple[tuple[str, ...], str]] = dataclasses.field(default_factory=dict)
     solve_chunk: int = 1000
+    # a solve option's own default part size, {(option, choice): deals}, e.g. Spades' exact nils:
+    # a part is what an interruption can lose and what the progress bar counts, so slow solves
+    # get small parts (a few minutes of work on two cores)
+    solve_chunk_by_option: dict[tuple[str, str], int] = dataclasses.field(default_factory=dict)
     solve_doc: str = ""
 
     def what_if_options(self, name: str) -> tuple[str, ...]:

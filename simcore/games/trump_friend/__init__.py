@@ -267,7 +267,7 @@ GAME = TrumpFriendGame(
     deal_layout=LAYOUT,
     solve_hands=dd_table.solve_hands,
     solve_decisions=("friend",),
-    solve_chunk=200,
+    solve_chunk=10,  # ten solves a deal, ~50 s of CPU: a part is a few minutes on two cores
     solve_doc="declarer, kitty; per call t (0-3 suit, 4 no trump): dd_friend{t} (the friend "
               "policy's card), dd_points{t} (declarer's team points), dd_solo{t} (declarer alone)",
 )
