@@ -206,10 +206,10 @@ def _finding(by_bid: pl.DataFrame, nil: pl.DataFrame, wi) -> str:
     sp = nil.filter((pl.col("feature") == "spades") & (pl.col("n") >= 20)).sort("value")
     if sp.height >= 2:
         lo, hi = sp.row(0, named=True), sp.row(-1, named=True)
-        parts.append(f"nil succeeded {common.pct(lo['rate'])} with {lo['value']} spades against "
+        parts.append(f"nil succeeded {common.pct(lo['rate'])} with {common.plural(lo['value'], 'spade')} against "
                      f"{common.pct(hi['rate'])} with {hi['value']}")
     elif sp.height == 1:
-        parts.append(f"nil succeeded {common.pct(sp['rate'][0])} with {sp['value'][0]} spades")
+        parts.append(f"nil succeeded {common.pct(sp['rate'][0])} with {common.plural(sp['value'][0], 'spade')}")
     total = nil.filter(pl.col("feature") == "spades")
     if total["n"].sum():
         parts.append(f"overall {common.pct(total['successes'].sum() / total['n'].sum())} of "

@@ -278,7 +278,7 @@ def _nil_finding(nil: pl.DataFrame) -> str:
     sp = nil.filter((pl.col("feature") == "spades") & (pl.col("n") >= MIN_N)).sort("value")
     if sp.height >= 2:
         lo, hi = sp.row(0, named=True), sp.row(-1, named=True)
-        text += (f"; {common.pct(lo['rate'])} of hands with {lo['value']} spades against "
+        text += (f"; {common.pct(lo['rate'])} of hands with {common.plural(lo['value'], 'spade')} against "
                  f"{common.pct(hi['rate'])} with {hi['value']}")
     return text + "."
 
