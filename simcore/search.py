@@ -89,6 +89,7 @@ F_TLEN, F_LEADER, F_BROKEN, F_TARGET, F_MOVER, F_MAX, F_N, F_I, F_LO, F_HI, F_KI
 F_SMALL = 11  # 4 words: per suit, the rank below which the node's remaining moves are skipped
 F_BOUND = F_SMALL + 4  # card points: the node's fail-soft bound of its value (see _search)
 F_WORDS = F_BOUND + 1
+ENTER = -2  # _search: the frame is still to be opened by _enter
 # a transposition entry's int32 words
 V_GEN, V_LO, V_HI, V_BEST = range(4)
 
@@ -991,6 +992,64 @@ def _make_key(ctx, hands, leader, broken, keybuf):
     return hsh
 
 
+def _compress_table():
+    """_COMPRESS[u, h]: the cards h of a 7-bit stretch u of a suit's cards in play, as
+    relative ranks (the k-th lowest card of u is bit k)."""
+    t = np.zeros((128, 128), np.uint8)
+    for u in range(128):
+        ranks = [b for b in range(7) if u >> b & 1]
+        for k, b in enumerate(ranks):
+            t[u, np.arange(128)[(np.arange(128) >> b) & 1 == 1]] |= np.uint8(1 << k)
+    return t
+
+
+_COMPRESS = _compress_table()
+HIGH_STRENGTHS = np.uint64(0xC000C000C000C000)  # strengths 14-15: beyond _compress's two stretches
+
+
+@nb.njit(inline="always", cache=True)
+def _compress(h, u):
+    """The cards h (one suit field, within u, strengths 0-13) as relative ranks among u:
+    two table look-ups instead of a loop over the cards."""
+    ul = u & np.uint64(127)
+    return np.uint64(_COMPRESS[ul, h & np.uint64(127)]) | (
+        np.uint64(_COMPRESS[(u >> np.uint64(7)) & np.uint64(127), (h >> np.uint64(7)) & np.uint64(127)])
+        << np.uint64(popcount(ul)))
+
+
+@nb.njit(cache=True, _nrt=False)
+def _make_key_tricks(ctx, hands, leader, broken, keybuf):
+    """:func:`_make_key` for four seats and no card points (Spades, Euchre), the same key:
+    each seat's relative hand by table look-ups per suit (_compress), not card by card."""
+    u = hands[0] | hands[1] | hands[2] | hands[3]
+    if u & HIGH_STRENGTHS or ctx[C_NSEATS] != 4:
+        return _make_key(ctx, hands, leader, broken, keybuf)
+    lengths = np.uint64(0)
+    for seat in range(4):
+        m = hands[seat]
+        rel = np.uint64(0)
+        for s in range(4):
+            hs = _field(m, s)
+            lengths |= np.uint64(popcount(hs)) << np.uint64(16 * seat + 4 * s)
+            if hs:
+                rel |= _compress(hs, _field(u, s)) << np.uint64(16 * s)
+        keybuf[K_HANDS + seat] = rel
+    keybuf[K_HANDS + 4] = 0
+    meta = np.uint64(leader) << np.uint64(16)
+    if ctx[C_RESTRICT] >= 0 and broken:
+        meta |= np.uint64(1) << np.uint64(20)
+    keybuf[0] = lengths
+    keybuf[1] = meta
+    keybuf[2] = 0
+    keybuf[3] = 0
+    hsh = np.uint64(0)
+    for i in range(4):
+        hsh = (hsh ^ keybuf[i]) * np.uint64(0x9E3779B97F4A7C15)
+        hsh ^= hsh >> np.uint64(29)
+    keybuf[K_TOP] = hsh
+    return hsh
+
+
 @nb.njit(inline="always", cache=True)
 def _tag(hsh, gen):
     """An entry's tag: its hash with the generation folded in, so stale entries never match."""
@@ -1057,7 +1116,7 @@ def _top_cards(hands, ctx, top):
     return out
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _probe(tab, d, target):
     """(1 or 0 when a matching entry settles ``target``, else -1; the entry's bound that
     settles it, its lower bound when 1, its upper bound when 0; the settling entry's relevant
@@ -1112,7 +1171,7 @@ def _top_mask(ctx, hands, relevant):
     return out
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _store(tab, d, result, target, best, relevant):
     """Record what the search of the boundary node at depth d found for ``target``: into the
     entry with the same key and relevance, else over a stale or the lightest entry."""
@@ -1482,7 +1541,7 @@ def _forces_ace(hands, inplay, mover, p4, led, m1, high1):
     return -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _follow_weight(ctx, hands, stack, start, tlen, leader, mover, c, u, inplay, w, ws):
     """DDS's weight of card c for the seat tlen places after the leader (higher first)."""
     trump = ctx[C_TRUMP]
@@ -1956,7 +2015,7 @@ def _second_hand_wins(ctx, hands, lead, leader):
     return True, _bit(16 * s + highest_bit(ours))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _second_hand_cut(tab, d, leader, mover, target):
     """1 or 0 when second hand's side needs only the current trick and surely wins it (see
     _second_hand_wins), the cards relied on in relevant[d]; else -1."""
@@ -1976,7 +2035,7 @@ def _second_hand_cut(tab, d, leader, mover, target):
     return side
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _later_cut(tab, d, leader, target, hi):
     """1 or 0 when _later_trumps settles ``target`` at the boundary node d (the cards relied on
     in relevant[d]), else -1."""
@@ -2213,7 +2272,7 @@ def _enter_points(tab, d):
     return -1, best
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _enter(tab, d, points):
     """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
     relied on in relevant[d]), or -1 after generating its moves."""
@@ -2281,7 +2340,7 @@ def _enter(tab, d, points):
                 tab[T_COUNTERS][N_QUICK_CUTS] += 1
                 relevant[d] = rq
                 return r
-        _make_key(ctx, hands, leader, broken, tab[T_KEYBUF][d])
+        _make_key_tricks(ctx, hands, leader, broken, tab[T_KEYBUF][d])
         r, _, rel, best = _probe(tab, d, target)
         tab[T_COUNTERS][N_PROBES] += 1
         if r >= 0:
@@ -2390,9 +2449,17 @@ def _search(tab, tlen, leader, broken, target, depth, points):
     f[F_LEADER] = leader
     f[F_BROKEN] = 1 if broken else 0
     f[F_TARGET] = target
-    r = _enter(tab, d, points)
+    r = ENTER  # one call site of _enter, which is inlined (a call passed the whole table)
     while True:
-        if r < 0:  # try the frame's next move, or close it when none is left
+        if r == ENTER:
+            r = _enter(tab, d, points)
+            if r < 0 and d > depth and ctx[C_BUDGET] > 0 and \
+                    tab[T_COUNTERS][N_NODES] > ctx[C_BUDGET]:
+                tab[T_COUNTERS][N_ABORTED] = 1
+                for j in range(d - 1, depth - 1, -1):  # put the cards played back
+                    hands[frames[j][F_MOVER]] ^= _bit(tab[T_MOVES][j][frames[j][F_I]])
+                return False
+        elif r < 0:  # try the frame's next move, or close it when none is left
             f = frames[d]
             i = f[F_I]
             while i < f[F_N]:  # skip the small cards already covered (see _small_limit)
@@ -2425,12 +2492,7 @@ def _search(tab, tlen, leader, broken, target, depth, points):
                 g[F_LEADER] = f[F_LEADER]
                 g[F_TARGET] = f[F_TARGET]
             d += 1
-            r = _enter(tab, d, points)
-            if r < 0 and ctx[C_BUDGET] > 0 and tab[T_COUNTERS][N_NODES] > ctx[C_BUDGET]:
-                tab[T_COUNTERS][N_ABORTED] = 1
-                for j in range(d - 1, depth - 1, -1):  # put the cards played back
-                    hands[frames[j][F_MOVER]] ^= _bit(tab[T_MOVES][j][frames[j][F_I]])
-                return False
+            r = ENTER
         else:  # frame d is decided: r; hand it to its parent
             if d == depth:
                 return r == 1
