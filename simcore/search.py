@@ -445,6 +445,20 @@ def _spoiled(mine, ot):
     return lost
 
 
+@nb.njit(inline="always", cache=True)
+def _most_trumps(ctx, hands, side):
+    """The most trumps one seat with max-bit ``side`` holds: _sure_trumps counts no more."""
+    trump = ctx[C_TRUMP]
+    if trump < 0:
+        return 0
+    maxi = ctx[C_MAX]
+    most = 0
+    for t in range(ctx[C_NSEATS]):
+        if ((maxi >> t) & 1) == side:
+            most = max(most, popcount(_field(hands[t], trump)))
+    return most
+
+
 @nb.njit(cache=True, _nrt=False)
 def _sure_trumps(ctx, hands, side, need):
     """(tricks the seats with max-bit ``side`` win whatever happens; the card that depends on).
@@ -1841,6 +1855,11 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
     partner_cards = np.uint64(0)
     ruffable = 0  # suits some opponent could ruff if led
     partner_ruffs = 0  # suits a partner could ruff
+    # four seats in two partnerships without card points: DDS's lead order
+    dds_leads = False if points else (
+        DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4
+        and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1))
+    nil = -1 if points else _nil_seat(ctx)
     if tlen > 0:
         w = stack[start]
         ws = leader
@@ -1850,7 +1869,7 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
             if _beats(stack[start + i], w, trump):
                 w = stack[start + i]
                 ws = seat
-    else:
+    elif not dds_leads and nil < 0:  # what the plain lead order weighs
         for t in range(ctx[C_NSEATS]):
             ht = hands[t]
             if t == mover or ht == 0:
@@ -1866,11 +1885,6 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                     if (ht & _suit_bits(s)) == 0:
                         ruffable |= 1 << s
     last_hand = tlen == ctx[C_NACTIVE] - 1
-    # four seats in two partnerships without card points: DDS's lead order
-    dds_leads = False if points else (
-        DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4
-        and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1))
-    nil = -1 if points else _nil_seat(ctx)
     n = 0
     equiv = np.uint64(0)
     m = legal
@@ -2368,14 +2382,17 @@ def _enter(tab, d, points):
                 tab[T_COUNTERS][N_QUICK_CUTS] += 1
                 relevant[d] = rq
                 return 0
-            q, rq = _sure_trumps(ctx, hands, 1, (target + ctx[C_CONST] - 1) // ctx[C_CONST])
-            if q * ctx[C_CONST] >= target:
-                relevant[d] = rq
-                return 1
-            q, rq = _sure_trumps(ctx, hands, 0, (hi - target) // ctx[C_CONST] + 1)
-            if hi - q * ctx[C_CONST] < target:
-                relevant[d] = rq
-                return 0
+            need = (target + ctx[C_CONST] - 1) // ctx[C_CONST]
+            if _most_trumps(ctx, hands, 1) * ctx[C_CONST] >= target:  # else no cut-off
+                q, rq = _sure_trumps(ctx, hands, 1, need)
+                if q * ctx[C_CONST] >= target:
+                    relevant[d] = rq
+                    return 1
+            if hi - _most_trumps(ctx, hands, 0) * ctx[C_CONST] < target:
+                q, rq = _sure_trumps(ctx, hands, 0, (hi - target) // ctx[C_CONST] + 1)
+                if hi - q * ctx[C_CONST] < target:
+                    relevant[d] = rq
+                    return 0
             if ctx[C_NACTIVE] == 4:
                 r = _later_cut(tab, d, leader, target, hi)
                 if r >= 0:
