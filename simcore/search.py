@@ -993,6 +993,13 @@ def _make_key(ctx, hands, leader, broken, keybuf):
                     p2 |= rb
                 m ^= low
         keybuf[K_HANDS + seat] = rel
+    return _key_base(ctx, keybuf, lengths, lengths4, leader, broken, p1, p2)
+
+
+@nb.njit(inline="always", cache=True)
+def _key_base(ctx, keybuf, lengths, lengths4, leader, broken, p1, p2):
+    """The base words of a key into keybuf (seat lengths, leader and broken flag, points
+    pattern) and its hash (also into keybuf[K_TOP]), returned."""
     meta = lengths4 | (np.uint64(leader) << np.uint64(16))
     if ctx[C_RESTRICT] >= 0 and broken:
         meta |= np.uint64(1) << np.uint64(20)
@@ -1051,19 +1058,7 @@ def _make_key_tricks(ctx, hands, leader, broken, keybuf):
                 rel |= _compress(hs, _field(u, s)) << np.uint64(16 * s)
         keybuf[K_HANDS + seat] = rel
     keybuf[K_HANDS + 4] = 0
-    meta = np.uint64(leader) << np.uint64(16)
-    if ctx[C_RESTRICT] >= 0 and broken:
-        meta |= np.uint64(1) << np.uint64(20)
-    keybuf[0] = lengths
-    keybuf[1] = meta
-    keybuf[2] = 0
-    keybuf[3] = 0
-    hsh = np.uint64(0)
-    for i in range(4):
-        hsh = (hsh ^ keybuf[i]) * np.uint64(0x9E3779B97F4A7C15)
-        hsh ^= hsh >> np.uint64(29)
-    keybuf[K_TOP] = hsh
-    return hsh
+    return _key_base(ctx, keybuf, lengths, np.uint64(0), leader, broken, np.uint64(0), np.uint64(0))
 
 
 @nb.njit(inline="always", cache=True)
