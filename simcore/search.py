@@ -89,8 +89,11 @@ F_TLEN, F_LEADER, F_BROKEN, F_TARGET, F_MOVER, F_MAX, F_N, F_I, F_LO, F_HI, F_KI
 F_SMALL = 11  # 4 words: per suit, the rank below which the node's remaining moves are skipped
 F_BOUND = F_SMALL + 4  # card points: the node's fail-soft bound of its value (see _search)
 F_WORDS = F_BOUND + 1
+ENTER = -2  # _search: the frame is still to be opened by _enter
 # a transposition entry's int32 words
 V_GEN, V_LO, V_HI, V_BEST = range(4)
+V_SIEVE = V_GEN  # the word once held the generation (never read: the tags carry it); now the
+# entry's sieve (see _sieve)
 
 
 def new_tables(n: int = 1, log2_size: int = DEFAULT_BITS):
@@ -203,7 +206,7 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
     counters = tab[T_COUNTERS]
     counters[N_GEN] += 1
     if counters[N_GEN] >= 2**31 - 2**16:  # wrapped (_exact adds some): clear once in 2e9 solves
-        tab[T_VALS][:, V_GEN] = 0
+        tab[T_VALS][:, V_SIEVE] = 0
         tab[T_TAGS][:] = 0
         tab[T_FILL][:] = 0
         counters[N_GEN] = 1
@@ -440,6 +443,20 @@ def _spoiled(mine, ot):
             free ^= below & (~below + np.uint64(1))  # that trump is spoiled
             lost += 1
     return lost
+
+
+@nb.njit(inline="always", cache=True)
+def _most_trumps(ctx, hands, side):
+    """The most trumps one seat with max-bit ``side`` holds: _sure_trumps counts no more."""
+    trump = ctx[C_TRUMP]
+    if trump < 0:
+        return 0
+    maxi = ctx[C_MAX]
+    most = 0
+    for t in range(ctx[C_NSEATS]):
+        if ((maxi >> t) & 1) == side:
+            most = max(most, popcount(_field(hands[t], trump)))
+    return most
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -976,6 +993,13 @@ def _make_key(ctx, hands, leader, broken, keybuf):
                     p2 |= rb
                 m ^= low
         keybuf[K_HANDS + seat] = rel
+    return _key_base(ctx, keybuf, lengths, lengths4, leader, broken, p1, p2)
+
+
+@nb.njit(inline="always", cache=True)
+def _key_base(ctx, keybuf, lengths, lengths4, leader, broken, p1, p2):
+    """The base words of a key into keybuf (seat lengths, leader and broken flag, points
+    pattern) and its hash (also into keybuf[K_TOP]), returned."""
     meta = lengths4 | (np.uint64(leader) << np.uint64(16))
     if ctx[C_RESTRICT] >= 0 and broken:
         meta |= np.uint64(1) << np.uint64(20)
@@ -989,6 +1013,52 @@ def _make_key(ctx, hands, leader, broken, keybuf):
         hsh ^= hsh >> np.uint64(29)
     keybuf[K_TOP] = hsh
     return hsh
+
+
+def _compress_table():
+    """_COMPRESS[u, h]: the cards h of a 7-bit stretch u of a suit's cards in play, as
+    relative ranks (the k-th lowest card of u is bit k)."""
+    t = np.zeros((128, 128), np.uint8)
+    for u in range(128):
+        ranks = [b for b in range(7) if u >> b & 1]
+        for k, b in enumerate(ranks):
+            t[u, np.arange(128)[(np.arange(128) >> b) & 1 == 1]] |= np.uint8(1 << k)
+    return t
+
+
+_COMPRESS = _compress_table()
+HIGH_STRENGTHS = np.uint64(0xC000C000C000C000)  # strengths 14-15: beyond _compress's two stretches
+
+
+@nb.njit(inline="always", cache=True)
+def _compress(h, u):
+    """The cards h (one suit field, within u, strengths 0-13) as relative ranks among u:
+    two table look-ups instead of a loop over the cards."""
+    ul = u & np.uint64(127)
+    return np.uint64(_COMPRESS[ul, h & np.uint64(127)]) | (
+        np.uint64(_COMPRESS[(u >> np.uint64(7)) & np.uint64(127), (h >> np.uint64(7)) & np.uint64(127)])
+        << np.uint64(popcount(ul)))
+
+
+@nb.njit(cache=True, _nrt=False)
+def _make_key_tricks(ctx, hands, leader, broken, keybuf):
+    """:func:`_make_key` for four seats and no card points (Spades, Euchre), the same key:
+    each seat's relative hand by table look-ups per suit (_compress), not card by card."""
+    u = hands[0] | hands[1] | hands[2] | hands[3]
+    if u & HIGH_STRENGTHS or ctx[C_NSEATS] != 4:
+        return _make_key(ctx, hands, leader, broken, keybuf)
+    lengths = np.uint64(0)
+    for seat in range(4):
+        m = hands[seat]
+        rel = np.uint64(0)
+        for s in range(4):
+            hs = _field(m, s)
+            lengths |= np.uint64(popcount(hs)) << np.uint64(16 * seat + 4 * s)
+            if hs:
+                rel |= _compress(hs, _field(u, s)) << np.uint64(16 * s)
+        keybuf[K_HANDS + seat] = rel
+    keybuf[K_HANDS + 4] = 0
+    return _key_base(ctx, keybuf, lengths, np.uint64(0), leader, broken, np.uint64(0), np.uint64(0))
 
 
 @nb.njit(inline="always", cache=True)
@@ -1025,6 +1095,45 @@ def _victim(tab, b, base, gen):
 
 
 @nb.njit(inline="always", cache=True)
+def _top_holders(keybuf):
+    """Per suit s (bits 4s..4s+3): the seats holding the suit's highest card in play (bits
+    4s+2, 4s+3) and its second highest (bits 4s, 4s+1), from keybuf's relative hands of four
+    seats."""
+    out = 0
+    for s in range(4):
+        f0 = _field(keybuf[K_HANDS], s)
+        f1 = _field(keybuf[K_HANDS + 1], s)
+        f2 = _field(keybuf[K_HANDS + 2], s)
+        n = popcount(f0 | f1 | f2 | _field(keybuf[K_HANDS + 3], s))
+        for j in range(min(n, 2)):
+            r = np.uint64(n - 1 - j)
+            seat = 0 if (f0 >> r) & np.uint64(1) else 1 if (f1 >> r) & np.uint64(1) else \
+                2 if (f2 >> r) & np.uint64(1) else 3
+            out |= seat << (4 * s + 2 - 2 * j)
+    return out
+
+
+@nb.njit(inline="always", cache=True)
+def _sieve(ctx, keybuf, top):
+    """An entry's sieve (four seats; 0 = none): the holders of each suit's top two cards in
+    play as far as the entry's top cards reach (_top_holders, 16 bits), under the mask of those
+    bits (16 bits above).  A probe compares it with the position's holders before reading the
+    entry's key: it sits beside the entry's bounds, while the key's row is one more cache miss
+    (10 entries of the same base a probe on full Spades deals, nearly all of them not the
+    position's)."""
+    if ctx[C_NSEATS] != 4:
+        return 0
+    mask = 0
+    for s in range(4):
+        k = popcount(_field(top, s))
+        if k >= 1:
+            mask |= 0b1100 << (4 * s)
+        if k >= 2:
+            mask |= 0b0011 << (4 * s)
+    return (mask << 16) | (_top_holders(keybuf) & mask)
+
+
+@nb.njit(inline="always", cache=True)
 def _matches(keys, slot, keybuf):
     for i in range(4):
         if keys[slot, i] != keybuf[i]:
@@ -1057,7 +1166,7 @@ def _top_cards(hands, ctx, top):
     return out
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _probe(tab, d, target):
     """(1 or 0 when a matching entry settles ``target``, else -1; the entry's bound that
     settles it, its lower bound when 1, its upper bound when 0; the settling entry's relevant
@@ -1069,9 +1178,13 @@ def _probe(tab, d, target):
     tag = _tag(keybuf[K_TOP], tab[T_COUNTERS][N_GEN])
     b, base = _bucket(tab, keybuf[K_TOP])
     best = -1
+    held = _top_holders(keybuf) if tab[T_CTX][C_NSEATS] == 4 else 0
     for j in range(_filled(tab, b)):
         slot = base + j
-        if tags[slot] != tag or not _matches(keys, slot, keybuf):
+        if tags[slot] != tag:
+            continue
+        sieve = np.int64(vals[slot, V_SIEVE]) & 0xFFFFFFFF
+        if (held & (sieve >> 16)) != (sieve & 0xFFFF) or not _matches(keys, slot, keybuf):
             continue
         if vals[slot, V_LO] >= target:
             return 1, vals[slot, V_LO], _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
@@ -1112,7 +1225,7 @@ def _top_mask(ctx, hands, relevant):
     return out
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _store(tab, d, result, target, best, relevant):
     """Record what the search of the boundary node at depth d found for ``target``: into the
     entry with the same key and relevance, else over a stale or the lightest entry."""
@@ -1127,10 +1240,12 @@ def _store(tab, d, result, target, best, relevant):
     top = _top_mask(ctx, hands, relevant)
     b, base = _bucket(tab, keybuf[K_TOP])
     filled = _filled(tab, b)
+    sieve = _sieve(ctx, keybuf, top)
     slot = -1
     for j in range(filled):
         t = base + j
-        if tags[t] == tag and keys[t, K_TOP] == top and _matches(keys, t, keybuf):
+        if tags[t] == tag and (np.int64(vals[t, V_SIEVE]) & 0xFFFFFFFF) == sieve \
+                and keys[t, K_TOP] == top and _matches(keys, t, keybuf):
             slot = t
             break
     weight = popcount(_union(ctx, hands))
@@ -1147,7 +1262,7 @@ def _store(tab, d, result, target, best, relevant):
         for i in range(K_HANDS, K_HANDS + 5):
             keys[slot, i] = keybuf[i] & top
         keys[slot, K_TOP] = top
-        vals[slot, V_GEN] = gen
+        vals[slot, V_SIEVE] = sieve
         vals[slot, V_LO] = 0
         vals[slot, V_HI] = 1 << 20
     if result:
@@ -1482,7 +1597,7 @@ def _forces_ace(hands, inplay, mover, p4, led, m1, high1):
     return -1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _follow_weight(ctx, hands, stack, start, tlen, leader, mover, c, u, inplay, w, ws):
     """DDS's weight of card c for the seat tlen places after the leader (higher first)."""
     trump = ctx[C_TRUMP]
@@ -1735,6 +1850,11 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
     partner_cards = np.uint64(0)
     ruffable = 0  # suits some opponent could ruff if led
     partner_ruffs = 0  # suits a partner could ruff
+    # four seats in two partnerships without card points: DDS's lead order
+    dds_leads = False if points else (
+        DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4
+        and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1))
+    nil = -1 if points else _nil_seat(ctx)
     if tlen > 0:
         w = stack[start]
         ws = leader
@@ -1744,7 +1864,7 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
             if _beats(stack[start + i], w, trump):
                 w = stack[start + i]
                 ws = seat
-    else:
+    elif not dds_leads and nil < 0:  # what the plain lead order weighs
         for t in range(ctx[C_NSEATS]):
             ht = hands[t]
             if t == mover or ht == 0:
@@ -1760,11 +1880,6 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
                     if (ht & _suit_bits(s)) == 0:
                         ruffable |= 1 << s
     last_hand = tlen == ctx[C_NACTIVE] - 1
-    # four seats in two partnerships without card points: DDS's lead order
-    dds_leads = False if points else (
-        DDS_LEADS and ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4
-        and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1))
-    nil = -1 if points else _nil_seat(ctx)
     n = 0
     equiv = np.uint64(0)
     m = legal
@@ -1956,7 +2071,7 @@ def _second_hand_wins(ctx, hands, lead, leader):
     return True, _bit(16 * s + highest_bit(ours))
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _second_hand_cut(tab, d, leader, mover, target):
     """1 or 0 when second hand's side needs only the current trick and surely wins it (see
     _second_hand_wins), the cards relied on in relevant[d]; else -1."""
@@ -1976,7 +2091,7 @@ def _second_hand_cut(tab, d, leader, mover, target):
     return side
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _later_cut(tab, d, leader, target, hi):
     """1 or 0 when _later_trumps settles ``target`` at the boundary node d (the cards relied on
     in relevant[d]), else -1."""
@@ -2213,7 +2328,7 @@ def _enter_points(tab, d):
     return -1, best
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _enter(tab, d, points):
     """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
     relied on in relevant[d]), or -1 after generating its moves."""
@@ -2262,14 +2377,17 @@ def _enter(tab, d, points):
                 tab[T_COUNTERS][N_QUICK_CUTS] += 1
                 relevant[d] = rq
                 return 0
-            q, rq = _sure_trumps(ctx, hands, 1, (target + ctx[C_CONST] - 1) // ctx[C_CONST])
-            if q * ctx[C_CONST] >= target:
-                relevant[d] = rq
-                return 1
-            q, rq = _sure_trumps(ctx, hands, 0, (hi - target) // ctx[C_CONST] + 1)
-            if hi - q * ctx[C_CONST] < target:
-                relevant[d] = rq
-                return 0
+            need = (target + ctx[C_CONST] - 1) // ctx[C_CONST]
+            if _most_trumps(ctx, hands, 1) * ctx[C_CONST] >= target:  # else no cut-off
+                q, rq = _sure_trumps(ctx, hands, 1, need)
+                if q * ctx[C_CONST] >= target:
+                    relevant[d] = rq
+                    return 1
+            if hi - _most_trumps(ctx, hands, 0) * ctx[C_CONST] < target:
+                q, rq = _sure_trumps(ctx, hands, 0, (hi - target) // ctx[C_CONST] + 1)
+                if hi - q * ctx[C_CONST] < target:
+                    relevant[d] = rq
+                    return 0
             if ctx[C_NACTIVE] == 4:
                 r = _later_cut(tab, d, leader, target, hi)
                 if r >= 0:
@@ -2281,7 +2399,7 @@ def _enter(tab, d, points):
                 tab[T_COUNTERS][N_QUICK_CUTS] += 1
                 relevant[d] = rq
                 return r
-        _make_key(ctx, hands, leader, broken, tab[T_KEYBUF][d])
+        _make_key_tricks(ctx, hands, leader, broken, tab[T_KEYBUF][d])
         r, _, rel, best = _probe(tab, d, target)
         tab[T_COUNTERS][N_PROBES] += 1
         if r >= 0:
@@ -2390,9 +2508,17 @@ def _search(tab, tlen, leader, broken, target, depth, points):
     f[F_LEADER] = leader
     f[F_BROKEN] = 1 if broken else 0
     f[F_TARGET] = target
-    r = _enter(tab, d, points)
+    r = ENTER  # one call site of _enter, which is inlined (a call passed the whole table)
     while True:
-        if r < 0:  # try the frame's next move, or close it when none is left
+        if r == ENTER:
+            r = _enter(tab, d, points)
+            if r < 0 and d > depth and ctx[C_BUDGET] > 0 and \
+                    tab[T_COUNTERS][N_NODES] > ctx[C_BUDGET]:
+                tab[T_COUNTERS][N_ABORTED] = 1
+                for j in range(d - 1, depth - 1, -1):  # put the cards played back
+                    hands[frames[j][F_MOVER]] ^= _bit(tab[T_MOVES][j][frames[j][F_I]])
+                return False
+        elif r < 0:  # try the frame's next move, or close it when none is left
             f = frames[d]
             i = f[F_I]
             while i < f[F_N]:  # skip the small cards already covered (see _small_limit)
@@ -2425,12 +2551,7 @@ def _search(tab, tlen, leader, broken, target, depth, points):
                 g[F_LEADER] = f[F_LEADER]
                 g[F_TARGET] = f[F_TARGET]
             d += 1
-            r = _enter(tab, d, points)
-            if r < 0 and ctx[C_BUDGET] > 0 and tab[T_COUNTERS][N_NODES] > ctx[C_BUDGET]:
-                tab[T_COUNTERS][N_ABORTED] = 1
-                for j in range(d - 1, depth - 1, -1):  # put the cards played back
-                    hands[frames[j][F_MOVER]] ^= _bit(tab[T_MOVES][j][frames[j][F_I]])
-                return False
+            r = ENTER
         else:  # frame d is decided: r; hand it to its parent
             if d == depth:
                 return r == 1
