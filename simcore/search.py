@@ -2069,17 +2069,26 @@ def _pick(x, y, k):
 
 
 @nb.njit(inline="always", cache=True)
-def _better(v, w, maxing):
-    return max(v, w) if maxing else min(v, w)
+def _fold(g, r, v, rv, maxing, target):
+    """A node of _two_tricks given one more child (fail-soft value v, cards rv): (its value so
+    far, its cards so far, settled?).  A child that gives the mover's side what it wants
+    settles the node on that child's line alone; otherwise the node keeps the best value of
+    its children for its side and the union of their cards, as the search does."""
+    if (v >= target) if maxing else (v < target):
+        return v, rv, True
+    return (max(g, v) if maxing else min(g, v)), r | rv, False
 
 
 @nb.njit(cache=True, _nrt=False)
-def _two_tricks(ctx, hands, leader):
-    """Exact value of the last two tricks of five seats (every seat holds two cards), by
-    trying every line (at most 32); and the cards it relied on: in every line, each trick's
-    winning card when it won on rank over a card of its own suit (the union over all lines, as
-    a node that tries every move gathers it).  Cheaper than searching these small trees node
-    by node through the table."""
+def _two_tricks(ctx, hands, leader, target):
+    """The last two tricks of five seats (every seat holds two cards) as a boolean search for
+    ``target`` over every line (at most 32): (a fail-soft value, at least it when it reaches
+    ``target``, at most it when not; the cards it relied on).  A seat stops at its first card
+    that gives its side what it wants, relying on that line's cards only (each trick's winning
+    card when it won on rank over a card of its own suit); a seat without one relies on the
+    union of its lines'.  Cheaper than searching these small trees node by node through the
+    table, and cheaper still than valuing every line: the exact value of all 32 lines relied
+    on the winners of every line, so the table entries above matched fewer positions."""
     count = ctx[C_COUNT]
     maxi = ctx[C_MAX]
     seats = 0  # the five seats in play order from the leader, 3 bits each
@@ -2106,50 +2115,65 @@ def _two_tricks(ctx, hands, leader):
     m2 = (maxi >> (seats >> 6 & 7)) & 1
     m3 = (maxi >> (seats >> 9 & 7)) & 1
     m4 = (maxi >> (seats >> 12 & 7)) & 1
-    rel = np.uint64(0)
-    v0 = -1 if m0 else 1 << 20
+    zero = np.uint64(0)
+    g0 = -1 if m0 else 1 << 20
+    r0 = zero
     for k0 in range(2):
-        c0, r0 = _pick(x0, y0, k0)
+        c0, e0 = _pick(x0, y0, k0)
         led = c0 >> 4
-        v1 = -1 if m1 else 1 << 20
+        g1 = -1 if m1 else 1 << 20
+        r1 = zero
         for k1 in range(2):
             if not _follows(x1, y1, led, k1):
                 continue
-            c1, r1 = _pick(x1, y1, k1)
-            v2 = -1 if m2 else 1 << 20
+            c1, e1 = _pick(x1, y1, k1)
+            g2 = -1 if m2 else 1 << 20
+            r2 = zero
             for k2 in range(2):
                 if not _follows(x2, y2, led, k2):
                     continue
-                c2, r2 = _pick(x2, y2, k2)
-                v3 = -1 if m3 else 1 << 20
+                c2, e2 = _pick(x2, y2, k2)
+                g3 = -1 if m3 else 1 << 20
+                r3 = zero
                 for k3 in range(2):
                     if not _follows(x3, y3, led, k3):
                         continue
-                    c3, r3 = _pick(x3, y3, k3)
-                    v4 = -1 if m4 else 1 << 20
+                    c3, e3 = _pick(x3, y3, k3)
+                    g4 = -1 if m4 else 1 << 20
+                    r4 = zero
                     for k4 in range(2):
                         if not _follows(x4, y4, led, k4):
                             continue
-                        c4, r4 = _pick(x4, y4, k4)
+                        c4, e4 = _pick(x4, y4, k4)
                         w, p, best = _five(ctx, c0, c1, c2, c3, c4, 0, seats)
-                        rel |= _rank_won(c0, c1, c2, c3, c4, best)
+                        rv = _rank_won(c0, c1, c2, c3, c4, best)
                         v = p + ctx[C_CONST] if (count >> w) & 1 else 0
                         wi = 0  # the last trick is led by w: its cards in play order from w
                         for i in range(5):
                             if (seats >> (3 * i)) & 7 == w:
                                 wi = i
-                        rs = (r0, r1, r2, r3, r4)
-                        w2, p2, best2 = _five(ctx, rs[wi], rs[(wi + 1) % 5], rs[(wi + 2) % 5],
-                                              rs[(wi + 3) % 5], rs[(wi + 4) % 5], wi, seats)
-                        rel |= _rank_won(r0, r1, r2, r3, r4, best2)
+                        es = (e0, e1, e2, e3, e4)
+                        w2, p2, best2 = _five(ctx, es[wi], es[(wi + 1) % 5], es[(wi + 2) % 5],
+                                              es[(wi + 3) % 5], es[(wi + 4) % 5], wi, seats)
+                        rv |= _rank_won(e0, e1, e2, e3, e4, best2)
                         if (count >> w2) & 1:
                             v += p2 + ctx[C_CONST]
-                        v4 = _better(v4, v, m4)
-                    v3 = _better(v3, v4, m3)
-                v2 = _better(v2, v3, m2)
-            v1 = _better(v1, v2, m1)
-        v0 = _better(v0, v1, m0)
-    return v0, rel
+                        g4, r4, done = _fold(g4, r4, v, rv, m4, target)
+                        if done:
+                            break
+                    g3, r3, done = _fold(g3, r3, g4, r4, m3, target)
+                    if done:
+                        break
+                g2, r2, done = _fold(g2, r2, g3, r3, m2, target)
+                if done:
+                    break
+            g1, r1, done = _fold(g1, r1, g2, r2, m1, target)
+            if done:
+                break
+        g0, r0, done = _fold(g0, r0, g1, r1, m0, target)
+        if done:
+            break
+    return g0, r0
 
 
 @nb.njit(inline="always", cache=True)
@@ -2186,7 +2210,7 @@ def _enter_points(tab, d):
         return _settle(f, relevant, d, 1 if v >= target else 0, v,
                        _last_trick_relevant(ctx, hands, leader)), -1
     if ncards == 2 * nactive and nactive == 5:
-        v, rel = _two_tricks(ctx, hands, leader)
+        v, rel = _two_tricks(ctx, hands, leader, target)
         return _settle(f, relevant, d, 1 if v >= target else 0, v, rel), -1
     if ctx[C_QUICK_POINTS]:
         q, rq = _sure_points(ctx, hands, 1)
