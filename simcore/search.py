@@ -42,7 +42,7 @@ from simcore.cards import highest_bit, lowest_bit, popcount
 
 DEFAULT_BITS = 18  # 2**18 entries of 104 bytes: 27 MiB a table
 MAX_DEPTH = 72  # cards played from the root (52 + a partial trick) plus slack
-KEY_WORDS = 10  # see the transposition table section
+KEY_WORDS = 11  # see the transposition table section
 BUCKET = 128  # entries a bucket holds (DDS keeps up to 125 a suit-length pattern); the
 # entries of one base (leader, suit lengths...) share one bucket, as many as their top cards differ
 # (at most 128: a full bucket's fill byte counts BUCKET + its next victim, see _victim)
@@ -65,7 +65,8 @@ C_NEXT = 9  # 5 slots: the next seat in play after each seat
 C_BUDGET = 14  # most nodes a solve may search (0 = no limit); kept across solves, see set_budget
 C_POINTS = 16  # 64 slots: points of each solver card id
 C_PMASK = C_POINTS + 64  # 4 slots: the cards whose points have bit k set (k = 0..3)
-CTX_SIZE = C_PMASK + 4
+C_FEWPTS = C_PMASK + 4  # 1: cards of 0-2 points, a suit at most three 1s and one 2 (see _point_counts)
+CTX_SIZE = C_FEWPTS + 1
 
 # counters (statistics of the last top-level solve, besides the generation)
 N_GEN = 0
@@ -190,6 +191,7 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
                 if (points[c] >> k) & 1:
                     ctx[C_PMASK + k] |= np.int64(1) << np.int64(c)
     ctx[C_HASPTS] = has
+    ctx[C_FEWPTS] = 1 if has and _few_points(points) else 0
     ctx[C_QUICK] = 1 if (has == 0 and (count & active) == (maxi & active)) else 0
     ctx[C_QUICK_POINTS] = 1 if (has == 1 and (count & active) == (maxi & active)) else 0
     for s in range(5):
@@ -214,6 +216,24 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
         tab[T_HANDS][s] = 0
     for d in range(MAX_DEPTH):  # no move ordering carries over: node counts never depend on history
         tab[T_FRAMES][d, F_KILLER] = -1
+
+
+@nb.njit(cache=True)
+def _few_points(points):
+    """Do the cards carry 0-2 points, each suit at most three cards of 1 and one of 2 (Trump
+    Friend: K/Q/J 1, A 2)?  Then a seat's point cards of a suit fit 3 bits (_point_counts)."""
+    for s in range(4):
+        ones = 0
+        twos = 0
+        for r in range(16):
+            p = points[16 * s + r]
+            if p < 0 or p > 2:
+                return False
+            ones += p == 1
+            twos += p == 2
+        if ones > 3 or twos > 1:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------- small position helpers
@@ -938,10 +958,21 @@ def _nil_score(ctx, hands, stack, start, tlen, leader, mover, c, w, ws, u, s, ki
 # entry's lowest relevant card, are held by the same seats (in relative ranks), the remaining
 # value lies in lo..hi.  The lower cards only count by their number: the search below the entry
 # never let one of them decide a trick (DDS's "winning ranks", Haglund).  Key words:
-# 0-3 base, 4-8 the seats' relative hands masked to the relevant top cards, 9 that top mask.
-# The per-depth key buffer holds the base, the unmasked relative hands and the hash (word 9).
+# 0-1 base, 2-3 the point pattern (which relative ranks carry points with bit 0 / bit 1 set)
+# masked to the top, 4-8 the seats' relative hands masked to the relevant top cards, 9 that top
+# mask, 10 (C_FEWPTS games) each seat's point cards by suit (_point_counts).  The per-depth key
+# buffer holds the base, the unmasked pattern and hands, the hash (word 9) and the counts.
+#
+# Card points: the lower cards count by their number and, when C_FEWPTS, by the points each seat
+# holds in them (word 10 with the top's pattern fixes them): the proof below the entry never let
+# a lower card decide a trick, so any position whose lower cards are the same seats' cards of
+# the same points, in whatever rank order, plays alike trick for trick, points included (Trump
+# Friend: which seat holds the K and which the Q below the top does not matter).  Without
+# C_FEWPTS the top reaches down to every point card in play (_top_mask) and the pattern is part
+# of the hash.
 K_HANDS = 4
 K_TOP = 9
+K_COUNTS = 10
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -983,12 +1014,32 @@ def _make_key(ctx, hands, leader, broken, keybuf):
     keybuf[1] = meta
     keybuf[2] = p1
     keybuf[3] = p2
+    keybuf[K_COUNTS] = _point_counts(ctx, hands) if ctx[C_FEWPTS] else np.uint64(0)
     hsh = np.uint64(0)
-    for i in range(4):
-        hsh = (hsh ^ keybuf[i]) * np.uint64(0x9E3779B97F4A7C15)
+    for i in range(4):  # the pattern is not hashed when the counts stand for it (see above)
+        w = keybuf[K_COUNTS] if (i == 2 and ctx[C_FEWPTS]) else keybuf[i]
+        if i == 3 and ctx[C_FEWPTS]:
+            w = np.uint64(0)
+        hsh = (hsh ^ w) * np.uint64(0x9E3779B97F4A7C15)
         hsh ^= hsh >> np.uint64(29)
     keybuf[K_TOP] = hsh
     return hsh
+
+
+@nb.njit(cache=True, _nrt=False)
+def _point_counts(ctx, hands):
+    """Per seat and suit, its cards of 1 point (0-3, 2 bits) and of 2 (0-1, 1 bit), 3 bits
+    each (C_FEWPTS games)."""
+    ones = np.uint64(ctx[C_PMASK])
+    twos = np.uint64(ctx[C_PMASK + 1])
+    out = np.uint64(0)
+    for seat in range(ctx[C_NSEATS]):
+        h = hands[seat]
+        for s in range(4):
+            hs = h & _suit_bits(s)
+            v = np.uint64(popcount(hs & ones & ~twos)) | (np.uint64(popcount(hs & twos)) << np.uint64(2))
+            out |= v << np.uint64(3 * (4 * seat + s))
+    return out
 
 
 @nb.njit(inline="always", cache=True)
@@ -1026,11 +1077,11 @@ def _victim(tab, b, base, gen):
 
 @nb.njit(inline="always", cache=True)
 def _matches(keys, slot, keybuf):
-    for i in range(4):
-        if keys[slot, i] != keybuf[i]:
-            return False
+    if keys[slot, 0] != keybuf[0] or keys[slot, 1] != keybuf[1] \
+            or keys[slot, K_COUNTS] != keybuf[K_COUNTS]:
+        return False
     top = keys[slot, K_TOP]
-    for i in range(K_HANDS, K_HANDS + 5):
+    for i in range(2, K_HANDS + 5):
         if keys[slot, i] != (keybuf[i] & top):
             return False
     return True
@@ -1086,11 +1137,12 @@ def _probe(tab, d, target):
 @nb.njit(cache=True, _nrt=False)
 def _top_mask(ctx, hands, relevant):
     """Relative top mask of the position: per suit, every card in play from the lowest
-    relevant one up.  In a points game the top also reaches down to every point card in play,
-    so the cards left below it are all worth nothing and any of them plays like any other."""
+    relevant one up.  In a points game without C_FEWPTS the top also reaches down to every point
+    card in play, so the cards left below it are all worth nothing and any of them plays like
+    any other (with it, the key counts each seat's point cards instead: see K_COUNTS)."""
     u = _union(ctx, hands)
     pointed = np.uint64(0)
-    if ctx[C_HASPTS]:
+    if ctx[C_HASPTS] and not ctx[C_FEWPTS]:
         m = u
         while m:
             c = lowest_bit(m)
@@ -1142,11 +1194,12 @@ def _store(tab, d, result, target, best, relevant):
             slot = _victim(tab, b, base, gen)
             tab[T_COUNTERS][N_EVICT] += 1
         tags[slot] = tag
-        for i in range(4):
+        for i in range(2):
             keys[slot, i] = keybuf[i]
-        for i in range(K_HANDS, K_HANDS + 5):
+        for i in range(2, K_HANDS + 5):
             keys[slot, i] = keybuf[i] & top
         keys[slot, K_TOP] = top
+        keys[slot, K_COUNTS] = keybuf[K_COUNTS]
         vals[slot, V_GEN] = gen
         vals[slot, V_LO] = 0
         vals[slot, V_HI] = 1 << 20
