@@ -65,7 +65,7 @@ C_NEXT = 9  # 5 slots: the next seat in play after each seat
 C_BUDGET = 14  # most nodes a solve may search (0 = no limit); kept across solves, see set_budget
 C_POINTS = 16  # 64 slots: points of each solver card id
 C_PMASK = C_POINTS + 64  # 4 slots: the cards whose points have bit k set (k = 0..3)
-C_FEWPTS = C_PMASK + 4  # 1: cards of 0-2 points, a suit at most three 1s and one 2 (see _point_counts)
+C_FEWPTS = C_PMASK + 4  # 1: cards of 0-2 points, a suit at most three 1s and one 2 (K_COUNTS)
 CTX_SIZE = C_FEWPTS + 1
 
 # counters (statistics of the last top-level solve, besides the generation)
@@ -1037,7 +1037,8 @@ def _point_counts(ctx, hands):
         h = hands[seat]
         for s in range(4):
             hs = h & _suit_bits(s)
-            v = np.uint64(popcount(hs & ones & ~twos)) | (np.uint64(popcount(hs & twos)) << np.uint64(2))
+            v = np.uint64(popcount(hs & ones & ~twos)) | \
+                (np.uint64(popcount(hs & twos)) << np.uint64(2))
             out |= v << np.uint64(3 * (4 * seat + s))
     return out
 
