@@ -403,8 +403,11 @@ def _quick_points(ctx, hands, leader, broken):
     The leader cashes its k top cards of a suit: those tricks are its side's, with the points
     of its k cards plus, from every other seat, the least points k cards of that suit in its
     hand can carry (it must follow while it holds the suit; a void seat may throw nothing of
-    value).  Which seat holds each point card is part of every table key of a points game, so
-    the cards it depends on are those of :func:`_quick_tricks`."""
+    value).  It relies on the leader's k top cards of each suit counted (the lowest of them,
+    as :func:`_quick_tricks` does): above it every card is the leader's in every position an
+    entry covers, and the key counts the points each seat holds below (K_COUNTS).  Relying on
+    the others' highest card instead: 7 cards a seat 39,815 nodes mean against 39,425, 8 cards
+    337,282 against 330,822."""
     trump = ctx[C_TRUMP]
     h = hands[leader]
     others = np.uint64(0)
@@ -432,8 +435,8 @@ def _quick_points(ctx, hands, leader, broken):
                         k = lt
         if k == 0:
             continue
-        if os_ != 0:
-            relevant |= _bit(16 * s + highest_bit(os_))
+        if os_ != 0:  # the leader's k top cards, down to the lowest (as _quick_tricks)
+            relevant |= _kth_highest(h, s, k)
         tricks += k
         top = hs
         for _ in range(popcount(hs) - k):  # the leader's k highest cards of the suit
