@@ -59,7 +59,7 @@ def _setup(hands, leader, trick, trick_len, trump, alone, count, tab):
 def solve_value(hands, leader, trick, trick_len, trump, alone, tab):
     """Tricks won by seats 0+2 from here on (current trick included)."""
     _setup(hands, leader, trick, trick_len, trump, alone, 0b0101, tab)
-    return search.value(tab, trick_len, leader, False)
+    return search.value_of(tab, trick_len, leader, False, False)  # no card points
 
 
 @nb.njit(cache=True)
@@ -67,7 +67,7 @@ def solve_moves(hands, leader, trick, trick_len, trump, alone, tab, cards_out, v
     """Every legal card of the player to move (public ids) and its value; returns how many
     (-1 when the table's node budget ran out: simcore.search.set_budget)."""
     _setup(hands, leader, trick, trick_len, trump, alone, 0b0101, tab)
-    k = search.move_values(tab, trick_len, leader, False, cards_out, values_out)
+    k = search.move_values_of(tab, trick_len, leader, False, cards_out, values_out, False)
     for i in range(k):
         cards_out[i] = trump_card_to_public(search.narrow_card(cards_out[i]), trump)
     return k
@@ -99,12 +99,12 @@ def _with_pickup(tab, dealer, upcard_solver, leader, dealer_maximises):
         h[dealer] = six ^ low
         hi = search.position_bound(tab, 0)
         if best < 0:
-            best = search.value_between(tab, 0, leader, False, 0, hi)
+            best = search.value_between_of(tab, 0, leader, False, 0, hi, False)
         elif dealer_maximises:
-            if best < hi and search.at_least(tab, 0, leader, False, best + 1):
-                best = search.value_between(tab, 0, leader, False, best + 1, hi)
-        elif best > 0 and not search.at_least(tab, 0, leader, False, best):
-            best = search.value_between(tab, 0, leader, False, 0, best - 1)
+            if best < hi and search.at_least_of(tab, 0, leader, False, best + 1, False) == 1:
+                best = search.value_between_of(tab, 0, leader, False, best + 1, hi, False)
+        elif best > 0 and search.at_least_of(tab, 0, leader, False, best, False) != 1:
+            best = search.value_between_of(tab, 0, leader, False, 0, best - 1, False)
     h[dealer] = six ^ np.uint64(1) << np.uint64(upcard_solver)  # leave the dealt hand
     return best
 
@@ -117,7 +117,7 @@ def _table_entry(hands, dealer, upcard, trump, alone, tab):
     _setup(hands, leader, NO_TRICK, 0, trump, alone, count, tab)
     dealer_out = alone >= 0 and (alone + 2) % 4 == dealer
     if upcard // 13 != trump or dealer_out:
-        return search.value(tab, 0, leader, False)
+        return search.value_of(tab, 0, leader, False, False)
     up = lowest_bit(to_solver(bit(upcard), trump))
     return _with_pickup(tab, dealer, up, leader, ((count >> dealer) & 1) == 1)
 

@@ -57,8 +57,9 @@ def solve_value(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     """Tricks won by seats 0+2 from here on (nil = -1), or the nil value of seat ``nil``."""
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
     if nil >= 0:
-        return search.value(tab, trick_len, leader, b)
-    return search.value_from(tab, trick_len, leader, b, _first_target(hands, tab, trick_len))
+        return search.value_of(tab, trick_len, leader, b, False)  # no card points
+    return search.value_from_of(tab, trick_len, leader, b, _first_target(hands, tab, trick_len),
+                                 False)
 
 
 @nb.njit(cache=True)
@@ -91,7 +92,7 @@ def nil_holds(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     the nil value, without the further searches that count a failing nil's tricks (on full
     deals the count costs 10-100 times the answer)."""
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
-    r = search.at_least(tab, trick_len, leader, b, 1)
+    r = search.at_least_of(tab, trick_len, leader, b, 1, False)
     return r if r < 0 else 1 - r
 
 
@@ -100,7 +101,7 @@ def solve_moves(hands, leader, trick, trick_len, broken, must_break, nil, tab, c
     """Every legal card of the player to move (public ids) and its value; returns how many
     (-1 when the table's node budget ran out: simcore.search.set_budget)."""
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
-    k = search.move_values(tab, trick_len, leader, b, cards_out, values_out)
+    k = search.move_values_of(tab, trick_len, leader, b, cards_out, values_out, False)
     for i in range(k):
         cards_out[i] = search.narrow_card(cards_out[i])
     return k

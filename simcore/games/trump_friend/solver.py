@@ -68,7 +68,7 @@ def _setup(hands, leader, trick, trick_len, trump, team, tab):
 def solve_value(hands, leader, trick, trick_len, trump, team, tab):
     """Card points won by the seats of ``team`` from here on (current trick included)."""
     _setup(hands, leader, trick, trick_len, trump, team, tab)
-    return search.value(tab, trick_len, leader, False)
+    return search.value_of(tab, trick_len, leader, False, True)  # cards carry points
 
 
 @nb.njit(cache=True)
@@ -76,7 +76,7 @@ def solve_moves(hands, leader, trick, trick_len, trump, team, tab, cards_out, va
     """Every legal card of the player to move (public ids) and its value; returns how many
     (-1 when the table's node budget ran out: simcore.search.set_budget)."""
     _setup(hands, leader, trick, trick_len, trump, team, tab)
-    k = search.move_values(tab, trick_len, leader, False, cards_out, values_out)
+    k = search.move_values_of(tab, trick_len, leader, False, cards_out, values_out, True)
     for i in range(k):
         cards_out[i] = card_to_public(cards_out[i])
     return k
