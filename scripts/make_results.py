@@ -385,8 +385,8 @@ def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: floa
         "section: `euchre-dd-order`'s answers beside the simulate levels; the Spades section: "
         "`spades-dd-bids` on 300 deals solved with `--nil safe`, whether each nil holds without counting "
         "a failing nil's tricks, about 1.5 s a deal on two cores).  The open-hand Trump Friend level "
-        "(`trump-friend-dd`) is not part of `make results`: a Trump Friend call takes 5 s on average "
-        "(docs/solving.md), ten calls a deal, so a useful sample would take hours; docs/analyses.md "
+        "(`trump-friend-dd`) is not part of `make results`: a Trump Friend call takes 2.5-3 s on average "
+        "(up to 40 s; docs/solving.md), ten calls a deal, so a useful sample would take hours; docs/analyses.md "
         "has its commands.",
         "",
     ]
