@@ -239,3 +239,14 @@ def test_solve_from_the_command_line_then_polars(capsys, tmp_path):
     assert frame.height == 100
     values = frame.to_numpy()
     assert values.min() >= 0 and values.max() <= 5
+
+
+@pytest.mark.parametrize("game", ["spades", "euchre", "trump-friend"])
+def test_the_warm_up_calls_each_table_kernel_as_solve_hands_does(game):
+    """tests/warm_cache.py compiles each DD-table kernel on empty input before the workers start;
+    a kernel whose arguments changed would make that step fail (and the suite compile it again)."""
+    import numpy as np
+    from simcore import games
+    from warm_cache import _empty_table_kernel
+
+    _empty_table_kernel(games.get(game), np)

@@ -61,7 +61,7 @@ def _empty_table_kernel(game, np) -> None:
     small = np.zeros(0, np.int8)
     tables = solve_tables(dd.solver.new_tables)
     if game.name == "spades":
-        dd._table_kernel(hands, small, True, tables, small, np.zeros((0, 4), np.int8))
+        dd._table_kernel(hands, small, True, np.int64(0), tables, small, np.zeros((0, 4), np.int8))
     elif game.name == "euchre":
         dd._table_kernel(hands, small, small, tables, np.zeros((20, 0), np.int8))
     else:
