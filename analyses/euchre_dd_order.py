@@ -210,8 +210,9 @@ def _finding(table: pl.DataFrame) -> str:
     return text
 
 
-def level_claims(out: Path) -> list:
-    """The answers compared across levels (several solve runs, e.g. other rules: ``--label``)."""
+def level_claims(out: Path, asked_by: str | None = None) -> list:
+    """The answers compared across levels (several solve runs, e.g. other rules: ``--label``),
+    and as the open-hand level of euchre-makers (``asked_by``, the only one that asks: unused)."""
     from analyses.levels import mean_claim, threshold_claim
 
     table = pl.read_csv(out / f"{NAME}.csv")

@@ -189,14 +189,18 @@ def span(values) -> str:
     return ", ".join(map(str, values))
 
 
+# The paired friend questions, asked in the same words by the open-hand level (trump-friend-dd)
+FRIEND_WIN = "No friend instead of the highest-trump friend: the declarer side's win rate (paired)"
+FRIEND_RELATIVE = "No friend instead of the highest-trump friend: the declarer's score relative to the others per round (paired)"
+FRIEND_WORDS = ("calling the highest-trump friend is better", "no friend is better", "neither is significantly better")
+
+
 def level_claims(out: Path) -> list:
     """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
     from analyses.levels import mean_claim
 
     a = pl.read_csv(out / f"{NAME}_paired.csv").filter(pl.col("feature") == "all").row(0, named=True)
-    words = ("calling the highest-trump friend is better", "no friend is better", "neither is significantly better")
-    return [mean_claim("No friend instead of the highest-trump friend: the declarer side's win rate (paired)",
-                       a["win_change"], a["win_change_std"], a["n"], *words, "win rate change (points)", 100),
-            mean_claim("No friend instead of the highest-trump friend: the declarer's score relative to the "
-                       "others per round (paired)", a["relative_change"], a["relative_change_std"], a["n"], *words,
+    return [mean_claim(FRIEND_WIN, a["win_change"], a["win_change_std"], a["n"], *FRIEND_WORDS,
+                       "win rate change (points)", 100),
+            mean_claim(FRIEND_RELATIVE, a["relative_change"], a["relative_change_std"], a["n"], *FRIEND_WORDS,
                        "relative score change per round")]

@@ -17,7 +17,9 @@ per level with its 95% interval, and every level's own chart beside the others),
 words, question by question, whether the answer holds at every level or changes.
 
 An analysis takes part by having ``level_claims(out_dir) -> list[Claim]``: the answers to its
-questions, read back from the tables it wrote for one level.  This module holds everything
+questions, read back from the tables it wrote for one level; an open-hand counterpart's takes
+``asked_by`` (the analysis whose open-hand level it is), so that one solve run answers each
+question it serves with that question's own claims.  This module holds everything
 else once: labels, the per-level runs, the comparison chart, table and words.
 """
 
@@ -323,7 +325,11 @@ def run_levels(analysis: str, module, levels: list[Level], out: Path, run_one) -
         files = run_one(lv, out / slug(lv.label))
         written += files
         charts.append(next(p for p in files if p.suffix == ".png"))
-        per_level.append((lv, (lv.module or module).level_claims(out / slug(lv.label))))
+        # an open-hand level answers the asking analysis's questions (``asked_by``)
+        own = lv.module is None or lv.module is module
+        claims = (module.level_claims(out / slug(lv.label)) if own
+                  else lv.module.level_claims(out / slug(lv.label), asked_by=analysis))
+        per_level.append((lv, claims))
     name = module.NAME
     title = f"{analysis} at {len(levels)} levels of play: {', '.join(lv.label for lv in levels)}"
     chart = levels_chart(per_level, charts, out, f"{name}_levels", title)

@@ -296,10 +296,11 @@ def _bid_finding(by_bid) -> str:
     return text
 
 
-def level_claims(out: Path) -> list:
+def level_claims(out: Path, asked_by: str | None = None) -> list:
     """The answers compared across several solve runs (``--label``; e.g. must_break_spades on and
     off), and as the open-hand level of spades-bids: with a simulate run beside the solve run, its
-    contracts and its nil bids valued open-handed, in spades-bids' words."""
+    contracts and its nil bids valued open-handed, in spades-bids' words.  ``asked_by``: the
+    asking analysis (only spades-bids asks, so unused)."""
     from analyses.levels import mean_claim, pooled, rate_claim
     from analyses.spades_bids import NIL_CHOSEN, NIL_WORDS, SIDE_QUESTION, SIDE_WORDS
 

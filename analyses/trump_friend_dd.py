@@ -17,11 +17,14 @@ every seat, the declarer's left leading, TF-6; docs/schema.md) and writes:
 - ``trump_friend_dd.csv`` (per kind × length × friend: n, margin, win rate D > O with Wilson,
   relative score), ``trump_friend_dd_best.csv``, ``trump_friend_dd_notrump.csv`` (no trump −
   the longest suit, paired: margin, win D > O and the declarer's score change as trump-call
-  counts them), ``trump_friend_dd_friend.csv`` (feature ``all`` = every deal);
+  counts them), ``trump_friend_dd_friend.csv`` (no friend − the friend, paired: the relative
+  score and the win D > O; feature ``all`` = every deal);
 - ``trump_friend_dd.md``.
 
-As one of several levels of ``trump-call`` (a solve run beside simulate runs: ``analyses.levels``)
-it is that question's open-hand level: its paired no-trump answers carry trump-call's words.
+As one of several levels of ``trump-call`` or ``friend-call`` (a solve run beside simulate runs:
+``analyses.levels``) it is that question's open-hand level: its paired no-trump answers carry
+trump-call's words, its paired friend answers friend-call's.  Groups are drawn from n ≥ 10
+(``min_group``: fewer in runs under 200 deals); every group is in the tables.
 
 Every hand is played under every call, so this is the value of the call itself with open
 cards, an upper bound of real play (docs/solving.md), not what a bidder chose.
@@ -41,7 +44,13 @@ from analyses.trump_call import HIGH_RANKS, NO_TRUMP, suit_count, suit_strength,
 
 NAME = "trump_friend_dd"
 SOLVE_RUNS = True  # reads `simcore solve` runs (analyses.run_analysis refuses them elsewhere)
-MIN_N = 10  # smallest group drawn (solve runs are small: every group is in the tables)
+MIN_N = 10  # smallest group drawn from 200 deals up (solve runs are small: every group is in the tables)
+
+
+def min_group(deals: int) -> int:
+    """The smallest group drawn: MIN_N, less in runs of under 200 deals (at least 3), so a small
+    run still shows its largest groups (with their wide intervals)."""
+    return max(3, min(MIN_N, deals // 20))
 KINDS = ("a longest suit", "another suit", "no trump")
 
 
@@ -134,6 +143,8 @@ def per_deal(rows: pl.DataFrame) -> pl.DataFrame:
         (pl.col("margin").clip(upper_bound=0).filter(nt).first()
          - pl.col("margin").clip(upper_bound=0).filter(longest).first()).cast(pl.Float64).alias("delta_change"),
         (pl.col("solo_relative") - pl.col("relative")).filter(longest).first().alias("friend_change"),
+        ((pl.col("solo_margin") > 0).filter(longest).first().cast(pl.Float64)
+         - (pl.col("margin") > 0).filter(longest).first().cast(pl.Float64)).alias("friend_win_change"),
         *[((best & (pl.col("kind") == k)).sum() / best.sum()).alias(f"best_{i}") for i, k in enumerate(KINDS)])
 
 
@@ -150,7 +161,8 @@ def paired_tables(deals: pl.DataFrame):
 
     changes = ["nt_change", "win_change", "delta_change"]
     nt = pl.concat([by("longest_length", None, changes), by(None, None, changes)])
-    friend = pl.concat([by("points", None, ["friend_change"]), by(None, None, ["friend_change"])])
+    friend_changes = ["friend_change", "friend_win_change"]
+    friend = pl.concat([by("points", None, friend_changes), by(None, None, friend_changes)])
     shares = [f"best_{i}" for i in range(3)]
     best = by("shape", None, shares).sort("n", "value", descending=True)
     best = best.with_columns(pl.col("value").map_elements(pattern_name, return_dtype=pl.String).alias("pattern")) \
@@ -172,7 +184,7 @@ def run(hands: pl.LazyFrame, manifest: dict, out: Path, data) -> list[Path]:
     nt, best, friend = paired_tables(deals)
     n = deals.height
     fig, axes = plt.subplots(2, 2, figsize=(14, 10), constrained_layout=True)
-    _panels(axes.ravel(), by_call, nt, best, friend)
+    _panels(axes.ravel(), by_call, nt, best, friend, min_group(n))
     common.suptitle(fig, f"Trump Friend, open-handed: the trump and friend call by the declarer's hand — {n:,} deals "
                          "× 5 calls, with the friend and alone (DD tables, best play by every seat)", manifest)
     chart = common.save_chart(fig, out, NAME)
@@ -189,34 +201,38 @@ def run(hands: pl.LazyFrame, manifest: dict, out: Path, data) -> list[Path]:
     return [chart, *tables, summary]
 
 
-def _panels(axes, by_call, nt, best, friend) -> None:
+def _panels(axes, by_call, nt, best, friend, min_n: int) -> None:
     a, b, c, d = axes
     styles = {("highest-trump friend", KINDS[2]): ("--", "no trump, friend (x = longest suit)"),
               ("no friend", KINDS[2]): (":", "no trump, no friend")}
     for friend_kind, colour in (("highest-trump friend", "#4C72B0"), ("no friend", "#C44E52")):
         for kind, fmt in ((KINDS[0], "o-"), (KINDS[1], "s-")):
-            g = by_call.filter((pl.col("friend") == friend_kind) & (pl.col("kind") == kind) & (pl.col("n") >= MIN_N)).sort("length")
+            g = by_call.filter((pl.col("friend") == friend_kind) & (pl.col("kind") == kind) & (pl.col("n") >= min_n)).sort("length")
             common.error_bars(a, g["length"].to_numpy() + (0.05 if kind == KINDS[1] else 0), g, "margin", "margin_low",
                               "margin_high", fmt=fmt, ms=3, color=colour, label=f"{kind}, {friend_kind}")
         fmt, label = styles[(friend_kind, KINDS[2])]
-        g = by_call.filter((pl.col("friend") == friend_kind) & (pl.col("kind") == KINDS[2]) & (pl.col("n") >= MIN_N)).sort("length")
+        g = by_call.filter((pl.col("friend") == friend_kind) & (pl.col("kind") == KINDS[2]) & (pl.col("n") >= min_n)).sort("length")
         common.error_bars(a, g["length"].to_numpy() - 0.05, g, "margin", "margin_low", "margin_high", fmt=fmt, ms=3,
                           color="black" if friend_kind.startswith("highest") else "grey", label=label)
+    if not by_call.filter(pl.col("n") >= min_n).height:
+        _empty(a, min_n)
     a.axhline(0, color="grey", lw=0.8)
-    a.set_xlabel(f"cards the declarer holds in the called suit (groups n ≥ {MIN_N})")
+    a.set_xlabel(f"cards the declarer holds in the called suit (groups n ≥ {min_n})")
     a.set_ylabel("open-hand margin D − O (card points)")
     a.set_title("Declarer's margin by call (95% t)")
     a.legend(fontsize=7)
-    g = best.filter(pl.col("n") >= MIN_N).head(10)
+    g = best.filter(pl.col("n") >= min_n).head(10)
     x = np.arange(g.height)
     for i, (kind, colour) in enumerate(zip(KINDS, ("#4C72B0", "#55A868", "#C44E52"))):
         col = f"best_{kind.replace(' ', '_')}"
         b.bar(x + (i - 1) * 0.27, 100 * g[col].to_numpy(), 0.27, color=colour, label=kind)
         common.error_bars(b, x + (i - 1) * 0.27, g, col, f"{col}_low", f"{col}_high", scale=100, fmt="none",
                           ecolor="black", elinewidth=0.7)
+    if not g.height:
+        _empty(b, min_n)
     b.set_xticks(x, [f"{p}\nn={k}" for p, k in zip(g["pattern"], g["n"])], fontsize=7)
     b.set_ylabel("share of deals where it is the best call (%)")
-    b.set_title(f"Best call by pattern, n ≥ {MIN_N} (largest margin with the friend; 95% t)")
+    b.set_title(f"Best call by pattern, n ≥ {min_n} (largest margin with the friend; 95% t)")
     b.legend(fontsize=7)
     for ax, t, col, xlabel, ylabel, title in (
             (c, nt, "nt_change", "the declarer's longest suit (cards)", "no trump − longest suit: margin (card points)",
@@ -224,12 +240,23 @@ def _panels(axes, by_call, nt, best, friend) -> None:
             (d, friend, "friend_change", "the declarer's card points (A 2, K Q J 1)",
              "no friend − friend: relative score (points)",
              "No friend instead of the friend, longest-suit call, paired (95% t)")):
-        g = t.filter((pl.col("feature") != "all") & (pl.col("n") >= MIN_N)).sort("value")
-        common.error_bars(ax, g["value"].to_numpy(), g, col, f"{col}_low", f"{col}_high", fmt="o-", ms=3)
+        g = t.filter((pl.col("feature") != "all") & (pl.col("n") >= min_n)).sort("value")
+        common.error_bars(ax, g["value"].to_numpy(), g, col, f"{col}_low", f"{col}_high", fmt="o-", ms=3,
+                          label="by group")
+        every = _overall(t)
+        ax.axhline(every[col], color="#C44E52", lw=1, ls="--", label=f"all deals (n = {every['n']:,}, 95% t band)")
+        if np.isfinite(every[f"{col}_low"]):
+            ax.axhspan(every[f"{col}_low"], every[f"{col}_high"], color="#C44E52", alpha=0.12)
+        ax.legend(fontsize=7)
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_xlabel(f"{xlabel} (groups n ≥ {MIN_N})")
+        ax.set_xlabel(f"{xlabel} (groups n ≥ {min_n})")
         ax.set_ylabel(ylabel)
         ax.set_title(title)
+
+
+def _empty(ax, min_n: int) -> None:
+    ax.text(0.5, 0.5, f"no group of n ≥ {min_n} in this run:\nevery group is in the tables", transform=ax.transAxes,
+            ha="center", va="center", fontsize=9, color="grey")
 
 
 def _overall(t: pl.DataFrame) -> dict:
@@ -253,28 +280,30 @@ def _finding(by_call, nt, best, friend, n) -> str:
     return text
 
 
-def level_claims(out: Path) -> list:
+def level_claims(out: Path, asked_by: str | None = None) -> list:
     """The answers compared across several solve runs (e.g. other rules: ``--label``), and as
-    the open-hand level of trump-call (its paired no-trump questions, in its words)."""
+    the open-hand level of another question (``asked_by``): of trump-call its paired no-trump
+    questions, of friend-call its paired friend questions, each in that analysis's words."""
+    from analyses.friend_call import FRIEND_RELATIVE, FRIEND_WIN, FRIEND_WORDS
     from analyses.levels import mean_claim
     from analyses.trump_call import NOTRUMP_DELTA, NOTRUMP_WIN, NOTRUMP_WORDS
 
-    claims = []
+    trump, friend = [], []
     r = pl.read_csv(out / f"{NAME}_notrump.csv").filter(pl.col("feature") == "all")
-    if r.height and "win_change" in r.columns:
+    if r.height:
         r = r.row(0, named=True)
-        claims += [mean_claim(NOTRUMP_WIN, r["win_change"], r["win_change_std"], r["n"], *NOTRUMP_WORDS,
+        trump += [mean_claim(NOTRUMP_WIN, r["win_change"], r["win_change_std"], r["n"], *NOTRUMP_WORDS,
+                             "win rate change (points)", 100),
+                  mean_claim(NOTRUMP_DELTA, r["delta_change"], r["delta_change_std"], r["n"], *NOTRUMP_WORDS,
+                             "points per round"),
+                  mean_claim("No trump instead of the longest suit (open-hand margin, paired)", r["nt_change"],
+                             r["nt_change_std"], r["n"], "the longest suit is better", "no trump is better",
+                             "neither is significantly better", "card points")]
+    r = pl.read_csv(out / f"{NAME}_friend.csv").filter(pl.col("feature") == "all")
+    if r.height:
+        r = r.row(0, named=True)
+        friend += [mean_claim(FRIEND_WIN, r["friend_win_change"], r["friend_win_change_std"], r["n"], *FRIEND_WORDS,
                               "win rate change (points)", 100),
-                   mean_claim(NOTRUMP_DELTA, r["delta_change"], r["delta_change_std"], r["n"], *NOTRUMP_WORDS,
-                              "points per round")]
-    for stem, col, question, below, above in (
-            ("notrump", "nt_change", "No trump instead of the longest suit (open-hand margin, paired)",
-             "the longest suit is better", "no trump is better"),
-            ("friend", "friend_change", "No friend instead of the highest-trump friend (open-hand relative score, paired)",
-             "the friend is better", "no friend is better")):
-        t = pl.read_csv(out / f"{NAME}_{stem}.csv").filter(pl.col("feature") == "all")
-        if t.height:
-            r = t.row(0, named=True)
-            claims.append(mean_claim(question, r[col], r[f"{col}_std"], r["n"], below, above,
-                                     "neither is significantly better", "points per round"))
-    return claims
+                   mean_claim(FRIEND_RELATIVE, r["friend_change"], r["friend_change_std"], r["n"], *FRIEND_WORDS,
+                              "relative score change per round")]
+    return {"trump-call": trump, "friend-call": friend}.get(asked_by, trump + friend)

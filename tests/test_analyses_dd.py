@@ -83,6 +83,7 @@ def _oracle_tf(frame: pl.DataFrame):
         kinds = ["no trump" if t == 4 else "a longest suit" if key[t][0] == key[longest][0] else "another suit"
                  for t in best]
         out.append({"nt_change": margin[4] - margin[longest], "friend_change": solo_rel[longest] - rel[longest],
+                    "friend_win_change": (solo[longest] > 0) - (margin[longest] > 0),
                     "win_change": (margin[4] > 0) - (margin[longest] > 0),  # TF-12: D > O wins, D < O costs D - O
                     "delta_change": min(margin[4], 0) - min(margin[longest], 0),
                     "best_nt": kinds.count("no trump") / len(kinds), "longest_length": key[longest][0],
@@ -117,6 +118,10 @@ def test_trump_friend_dd_matches_oracle(tf_solve, tmp_path):
     assert g["successes"] == sum(m > 0 for m in want)
     md = (tmp_path / "trump_friend_dd.md").read_text()
     assert "300 deals" in md and "simcore analyze trump-friend-dd" in md
+    from analyses.trump_friend_dd import min_group
+
+    # the chart draws groups of n >= 10 from 200 deals up, smaller ones (at least 3) in small runs
+    assert [min_group(n) for n in (10, 40, 100, 200, 300)] == [3, 3, 5, 10, 10]
 
 
 def test_trump_call_reads_a_solve_run_as_its_open_hand_level(tf_solve, tmp_path):
@@ -137,6 +142,28 @@ def test_trump_call_reads_a_solve_run_as_its_open_hand_level(tf_solve, tmp_path)
         assert mine["low"] <= mine["value"] <= mine["high"]
     assert (tmp_path / "lv" / "open-hand" / "trump_friend_dd.png").is_file()
     assert "Level **open-hand**" in written[0].read_text()
+    assert not any(q.startswith("No friend") for q in table["question"])  # friend-call's questions
+
+
+def test_friend_call_reads_a_solve_run_as_its_open_hand_level(tf_solve, tmp_path):
+    """friend-call over a what-if run and a solve run: the open-hand level answers friend-call's
+    own paired questions (win D > O with no friend against the friend, the relative score), in
+    its words, and none of trump-call's; trump-call's open-hand level none of friend-call's."""
+    from analyses.friend_call import FRIEND_RELATIVE, FRIEND_WIN
+    from analyses.trump_call import NOTRUMP_WIN
+
+    play = simcore.simulate("trump-friend", 200, seed=6, what_if="friend", out=tmp_path / "play").path
+    written = run_analysis("friend-call", [play, tf_solve], tmp_path / "lv")
+    table = pl.read_csv(written[2])
+    assert sorted(set(table["question"])) == sorted({FRIEND_WIN, FRIEND_RELATIVE})
+    oracle = _oracle_tf(pl.read_parquet(tf_solve / "hands" / "*.parquet"))
+    for question, key in ((FRIEND_WIN, "friend_win_change"), (FRIEND_RELATIVE, "friend_change")):
+        rows = table.filter(pl.col("question") == question)
+        assert sorted(rows["level"]) == ["heuristic", "open-hand"], question
+        mine = rows.filter(pl.col("level") == "open-hand").row(0, named=True)
+        assert mine["n"] == 300 and mine["value"] == pytest.approx(np.mean([o[key] for o in oracle]))
+    summary = written[0].read_text()
+    assert "Level **open-hand**" in summary and NOTRUMP_WIN not in summary
 
 
 def _contracts(spades_runs):
@@ -297,7 +324,7 @@ def test_open_hand_analyses_side_by_side(tf_solve, spades_runs, tmp_path):
     shutil.copytree(tf_solve, other)
     run_analysis("trump-friend-dd", [tf_solve, other], tmp_path / "tf", labels=[f"{other}=copy"])
     claims = pl.read_csv(tmp_path / "tf" / "trump_friend_dd_levels.csv")
-    assert claims["question"].n_unique() == 4 and claims.height == 8
+    assert claims["question"].n_unique() == 5 and claims.height == 10
     nt = pl.read_csv(tmp_path / "tf" / "copy" / "trump_friend_dd_notrump.csv").filter(pl.col("feature") == "all")
     mine = claims.filter(pl.col("question") == "No trump instead of the longest suit (open-hand margin, paired)")
     assert mine["value"].to_list() == pytest.approx([nt["nt_change"].item()] * 2)
