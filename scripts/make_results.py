@@ -45,6 +45,9 @@ FINGERPRINT_DEALS = {"hands": 10_000, "games": 200}
 # the dealer's knock policy of each Gin what-if run: the rules of the five what-if options
 # (now = limit, at7, at4, at1, gin = gin_only), so gin-knock can put every option against every other
 GIN_DEALER_KNOCKS = ("limit", "at7", "at4", "at1", "gin_only")
+# deals of the open-hand Trump Friend level: its solves are heavy-tailed (docs/solving.md), so
+# this is what keeps `make results` near 15 minutes; docs/analyses.md gives larger runs' cost
+TF_DD_DEALS = "10"
 
 
 @dataclass
@@ -130,6 +133,10 @@ BATCHES = [
     Batch("spades-dd/solve", "spades", ["--deals", "300", "--seed", "1", "--nil", "safe"], verb="solve",
           check_deals=8),
     Batch("spades-dd/play", "spades", ["--deals", "300", "--seed", "1"]),
+    # Trump Friend open-handed: the first deals of trump-friend-trump (and -pimc) solved, ten
+    # calls a deal (five trumps, with the friend and alone); a deal costs seconds to minutes
+    Batch("trump-friend-dd", "trump-friend", ["--deals", TF_DD_DEALS, "--seed", "1"], verb="solve",
+          check_deals=2),
     Batch("gin-knock-expert/at10", "gin-rummy", ["--deals", "50000", "--seed", "1", "--what-if", "knock",
                                                  "--policy", "expert", "--policy", "knock=at10"],
           needs="what-if", check_deals=2000),
@@ -151,9 +158,12 @@ QUESTIONS = {
 }
 
 JOBS = [
-    Job("trump-call", ["data/trump-friend-trump", "data/trump-friend-trump-pimc"], "results/trump-friend-levels",
-        needs="what-if", question="trump"),
+    Job("trump-call", ["data/trump-friend-trump", "data/trump-friend-trump-pimc", "data/trump-friend-dd"],
+        "results/trump-friend-levels", needs="what-if", question="trump"),
+    Job("trump-friend-dd", "data/trump-friend-dd", "results/trump-friend-dd", question="trump"),
     Job("trump-call", "data/trump-friend-trump", "results/trump-friend", needs="what-if", question="trump"),
+    Job("friend-call", ["data/trump-friend-friend", "data/trump-friend-dd"], "results/trump-friend-friend-levels",
+        needs="what-if", question="friend"),
     Job("friend-call", "data/trump-friend-friend", "results/trump-friend-friend", needs="what-if",
         question="friend"),
     Job("spades-bids", ["data/spades-main", "data/spades-pimc", "data/spades-dd"], "results/spades-levels",
@@ -384,10 +394,11 @@ def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: floa
         "hundreds of thousands.  A `simcore solve` run is a question's open-hand level (the Euchre "
         "section: `euchre-dd-order`'s answers beside the simulate levels; the Spades section: "
         "`spades-dd-bids` on 300 deals solved with `--nil safe`, whether each nil holds without counting "
-        "a failing nil's tricks, about 1.5 s a deal on two cores).  The open-hand Trump Friend level "
-        "(`trump-friend-dd`) is not part of `make results`: a Trump Friend call takes 2.5-3 s on average "
-        "(up to 40 s; docs/solving.md), ten calls a deal, so a useful sample would take hours; docs/analyses.md "
-        "has its commands.",
+        "a failing nil's tricks, about 1.5 s a deal on two cores; the Trump Friend sections: "
+        f"`trump-friend-dd` on the first {TF_DD_DEALS} deals of seed 1 solved for all five calls with the "
+        "friend and alone).  Trump Friend solves are slow and heavy-tailed (seconds to minutes a deal, "
+        "docs/solving.md), so that level's sample is small, its intervals wide and most of its answers "
+        "not decided; docs/analyses.md gives the commands and cost of larger runs.",
         "",
     ]
     if skipped:
