@@ -127,6 +127,8 @@ BATCHES = [
     Batch("spades-pimc", "spades", ["--deals", "600", "--seed", "1", "--policy", "pimc"], check_deals=40),
     Batch("trump-friend-trump-pimc", "trump-friend", ["--deals", "400", "--seed", "1", "--what-if", "trump",
                                                       "--policy", "pimc"], needs="what-if", check_deals=16),
+    Batch("trump-friend-friend-pimc", "trump-friend", ["--deals", "400", "--seed", "2", "--what-if", "friend",
+                                                       "--policy", "pimc"], needs="what-if", check_deals=16),
     Batch("euchre-dd", "euchre", ["--deals", "20000", "--seed", "2"], verb="solve", check_deals=500),
     # Spades open-handed: the first deals of spades-main solved (whether each nil holds, not its
     # tricks: --nil safe, about 1 s of CPU a deal) beside the same deals played, for their bids
@@ -162,7 +164,8 @@ JOBS = [
         "results/trump-friend-levels", needs="what-if", question="trump"),
     Job("trump-friend-dd", "data/trump-friend-dd", "results/trump-friend-dd", question="trump"),
     Job("trump-call", "data/trump-friend-trump", "results/trump-friend", needs="what-if", question="trump"),
-    Job("friend-call", ["data/trump-friend-friend", "data/trump-friend-dd"], "results/trump-friend-friend-levels",
+    Job("friend-call", ["data/trump-friend-friend", "data/trump-friend-friend-pimc", "data/trump-friend-dd"],
+        "results/trump-friend-friend-levels",
         needs="what-if", question="friend"),
     Job("friend-call", "data/trump-friend-friend", "results/trump-friend-friend", needs="what-if",
         question="friend"),
