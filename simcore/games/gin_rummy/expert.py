@@ -69,7 +69,6 @@ from simcore.games.gin_rummy.layout import (
     V_OPP_DISCARDS,
     V_OPP_PICKS,
     V_PILE,
-    V_BELOW,
     V_TAKEN,
     V_TOP,
     V_TURN,
@@ -99,8 +98,7 @@ from simcore.games.gin_rummy.layout import (
 #   LOOK_N        at most this many of the best-scoring discards get the look ahead (speed)
 #   LOOK_DW       no look ahead while the best discard keeps more deadwood (early in a hand the
 #                 next draw cannot bring a knock, and the look ahead costs the most there)
-PARAMS = (5.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.0, 20.0, 2.0, 0.5, 8.0, 0.5, 3.0, 3.0, 1000.0,
-          0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0)
+PARAMS = (5.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.0, 20.0, 2.0, 0.5, 8.0, 0.5, 3.0, 3.0, 1000.0)
 
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
@@ -172,10 +170,9 @@ def _held(c, known, unseen, likely, unlikely, high, p, f_high):
 
 
 @nb.njit(inline="always", cache=True)
-def _window_sum(c, known, unseen, likely, unlikely, high, p, f_high, ev, f_ev):
+def _window_sum(c, known, unseen, likely, unlikely, high, p, f_high):
     """Sum over the meld windows of card c (set pairs of its rank; run windows around it) of
-    the product of the partners' chances of being held; a pair whose other third card (``ev``:
-    one the opponent passed or threw) would have made the same meld counts ``f_ev`` times."""
+    the product of the partners' chances of being held."""
     pos = c % 13
     suit = c // 13
     total = 0.0
@@ -185,10 +182,8 @@ def _window_sum(c, known, unseen, likely, unlikely, high, p, f_high, ev, f_ev):
         pa = _held(13 * a + pos, known, unseen, likely, unlikely, high, p, f_high)
         for b in range(a + 1, 4):
             if b != suit:
-                e = 6 - suit - a - b
-                f = f_ev if ev & bit(13 * e + pos) else 1.0
-                total += f * pa * _held(13 * b + pos, known, unseen, likely, unlikely, high, p,
-                                        f_high)
+                total += pa * _held(13 * b + pos, known, unseen, likely, unlikely, high, p,
+                                    f_high)
     for lo in range(pos - 2, pos + 1):  # run windows lo .. lo + 2 containing pos
         if lo < 0 or lo + 2 > 12:
             continue
@@ -196,10 +191,6 @@ def _window_sum(c, known, unseen, likely, unlikely, high, p, f_high, ev, f_ev):
         for q in range(lo, lo + 3):
             if q != pos:
                 prod *= _held(13 * suit + q, known, unseen, likely, unlikely, high, p, f_high)
-        if lo == pos and pos + 3 <= 12 and ev & bit(13 * suit + pos + 3):
-            prod *= f_ev
-        elif lo == pos - 2 and pos >= 3 and ev & bit(13 * suit + pos - 3):
-            prod *= f_ev
         total += prod
     return total
 
@@ -289,12 +280,8 @@ def _discard(hand, view, params):
     loose = allowed & ~meldable(h)
     base = min_deadwood_seq(h, GIN_PLANES) if loose else 0
     known, unseen, likely, unlikely, high, p = _reading(hand, view, params)
-    ev = (to_sequence(np.uint64(view[V_PILE]), True)
-          | to_sequence(np.uint64(view[V_OPP_DISCARDS]), True)) & ~h
     danger_cost, out_cost, low_feed, last_value = _weights(view, params)
     low_card, low_dw, low_val = -1, 1 << 30, -1
-    sampled = np.zeros(52, np.float64)
-    got = sampled_danger(hand, view, params, sampled) if params[16] > 0 else 0
     cards = np.empty(11, np.int64)
     scores = np.empty(11, np.float64)
     dws = np.empty(11, np.int64)
@@ -307,12 +294,8 @@ def _discard(hand, view, params):
         dw = base - v if loose & bit(c) else min_deadwood_seq(h & ~bit(c), GIN_PLANES)
         if dw < low_dw or (dw == low_dw and v >= low_val):
             low_card, low_dw, low_val = c, dw, v
-        if got > 0:
-            feed = params[18] * sampled[c]
-        else:
-            feed = danger_cost * min(1.0, _window_sum(c, known, unseen, likely, unlikely, high,
-                                                      p, params[10], ev, params[21]))
-        score = dw + feed + out_cost * _live_outs(c, h & ~bit(c), unseen)
+        danger = min(1.0, _window_sum(c, known, unseen, likely, unlikely, high, p, params[10]))
+        score = dw + danger_cost * danger + out_cost * _live_outs(c, h & ~bit(c), unseen)
         if v < last_value:
             score += low_feed
         cards[n], scores[n], dws[n] = c, score, dw
@@ -370,166 +353,3 @@ def expert_play(kind, seat, hand, view, st, params):
     if kind == K_DISCARD:
         return _discard(hand, view, params)
     return 1 if view[V_DEADWOOD] <= knock_threshold(view, params) else 0
-
-
-# ---------------------------------------------------------------- whole-hand sampling (oracle)
-# params[16] SAMPLE_K: accepted sampled hands wanted (0: off); [17] SAMPLE_TRIES; [18]
-# SAMPLE_COST: points per unit of the sampled chance that the opponent takes the discard;
-# [19] SAMPLE_DECLINE: 1 = also require that the opponent declined the card under its last
-# discard (drawn from the stock).
-
-
-@nb.njit(inline="always", cache=True)
-def _bot_key(c):
-    """OpenSpiel's rank order of sequence card c (rank A..K, then suit s c d h)."""
-    return (c % 13) * 4 + (c // 13 + 1) % 4
-
-
-@nb.njit(inline="always", cache=True)
-def _above(d):
-    """Sequence cards ranked above sequence card d in OpenSpiel's order."""
-    k = _bot_key(d)
-    out = np.uint64(0)
-    for c in range(52):
-        if _bot_key(c) > k:
-            out |= bit(c)
-    return out
-
-
-@nb.njit(inline="always", cache=True)
-def _discards_last(full, d, above, limit):
-    """Would a player holding the 11 cards ``full`` discard d as the simple bot does (the
-    highest-ranked card of a minimum-deadwood arrangement's deadwood) and not knock?"""
-    loose = full & ~meldable(full)
-    if loose & above:
-        return False
-    rest = full & ~bit(d)
-    dw_rest = min_deadwood_seq(rest, GIN_PLANES)
-    if dw_rest <= limit:
-        return False
-    dw_full = min_deadwood_seq(full, GIN_PLANES)
-    if dw_rest != dw_full - mask_value(bit(d), GIN_PLANES):
-        return False
-    m = rest & above
-    while m:
-        c = lowest_bit(m)
-        m &= m - _ONE
-        if min_deadwood_seq(full & ~bit(c), GIN_PLANES) == dw_full - mask_value(bit(c), GIN_PLANES):
-            return False
-    return True
-
-
-@nb.njit(inline="always", cache=True)
-def _takes(h, c, dw_h, limit):
-    """Does the simple bot holding the 10 cards h (deadwood dw_h) take sequence card c: it
-    melds in every best arrangement of h + c, or it lets the bot knock."""
-    hc = h | bit(c)
-    if dw_h != min_deadwood_seq(hc, GIN_PLANES) - mask_value(bit(c), GIN_PLANES):
-        return True
-    _, after = best_discard_seq(hc, np.uint64(0), GIN_PLANES)
-    return after <= limit
-
-
-@nb.njit(inline="always", cache=True)
-def _rand(s):
-    s ^= s << np.uint64(13)
-    s ^= s >> np.uint64(7)
-    s ^= s << np.uint64(17)
-    return s
-
-
-@nb.njit(inline="always", cache=True)
-def sampled_danger(hand, view, params, out):
-    """out[c] (sequence ids) = the share of sampled opponent hands that would take c; returns
-    the number of hands accepted.  Hands: the opponent's known picks plus uniform unseen cards,
-    kept when the opponent would have thrown its last discard (and not knocked)."""
-    h = to_sequence(hand, True)
-    pile = to_sequence(np.uint64(view[V_PILE]), True)
-    known = to_sequence(np.uint64(view[V_OPP_PICKS]), True)
-    thrown = to_sequence(np.uint64(view[V_OPP_DISCARDS]), True)
-    unseen = _ALL & ~h & ~pile & ~known
-    hidden = 10 - popcount(known)
-    limit = view[V_KNOCK_LIMIT]
-    last = _last_discard(view)
-    d = lowest_bit(to_sequence(bit(last), True)) if last >= 0 else -1
-    above = _above(d) if d >= 0 else np.uint64(0)
-    x = -1  # the card under the last discard: declined by the opponent (drawn from stock)
-    if d >= 0 and params[19] > 0:
-        under = view[V_BELOW] if view[V_TAKEN] < 0 else view[V_TOP]
-        if under >= 0:
-            xs = to_sequence(bit(under), True)
-            if not (xs & thrown):
-                x = lowest_bit(xs)
-    evidence = (pile | thrown) & ~bit(d) if d >= 0 else pile | thrown  # passed or thrown
-    if x >= 0:
-        evidence &= ~bit(x)
-    pool = np.empty(52, np.int64)
-    n = 0
-    m = unseen
-    while m:
-        pool[n] = lowest_bit(m)
-        m &= m - _ONE
-        n += 1
-    for c in range(52):
-        out[c] = 0.0
-    if hidden < 0 or hidden > n:
-        return 0
-    seed = np.uint64(hand) ^ (np.uint64(view[V_PILE]) * np.uint64(0x9E3779B97F4A7C15))
-    seed = _rand(seed ^ np.uint64(view[V_TURN] + 1) ^ np.uint64(0xD1B54A32D192ED03)) | _ONE
-    k_want = int(params[16])
-    tries = int(params[17])
-    got = 0
-    cand = h
-    if view[V_TAKEN] >= 0:
-        cand &= ~to_sequence(bit(view[V_TAKEN]), True)
-    for _ in range(tries):
-        s = known
-        for i in range(hidden):
-            seed = _rand(seed)
-            j = i + int(seed % np.uint64(n - i))
-            pool[i], pool[j] = pool[j], pool[i]
-            s |= bit(pool[i])
-        if params[22] > 0 and known & ~meldable(s):
-            continue  # a card it took from the pile melds in its hand (it took it to meld)
-        if d >= 0:
-            full = s | bit(d)
-            if not _discards_last(full, d, above, limit):
-                continue
-            if x >= 0:  # before its draw it held full less the stock card, and passed x
-                free = full & ~known
-                nf = popcount(free)
-                seed = _rand(seed)
-                r = int(seed % np.uint64(nf))
-                mm = free
-                for _ in range(r):
-                    mm &= mm - _ONE
-                before = full & ~bit(lowest_bit(mm))
-                if _takes(before, x, min_deadwood_seq(before, GIN_PLANES), limit):
-                    continue
-        if params[20] < 1.0:
-            v = 0
-            ev = evidence
-            while ev:
-                e = lowest_bit(ev)
-                ev &= ev - _ONE
-                if meldable(s | bit(e)) & bit(e):
-                    v += 1
-            if v > 0:
-                seed = _rand(seed)
-                if (seed >> np.uint64(11)) * (1.0 / 9007199254740992.0) >= params[20] ** v:
-                    continue
-        got += 1
-        dw_s = min_deadwood_seq(s, GIN_PLANES)
-        mc = cand
-        while mc:
-            c = lowest_bit(mc)
-            mc &= mc - _ONE
-            if _takes(s, c, dw_s, limit):
-                _, after = best_discard_seq(s | bit(c), np.uint64(0), GIN_PLANES)
-                out[c] += 1.0 + params[23] * (after <= limit)
-        if got >= k_want:
-            break
-    if got > 0:
-        for c in range(52):
-            out[c] /= got
-    return got
