@@ -2362,6 +2362,32 @@ def _insert(packed, c, sc, scores):
 
 
 @nb.njit(inline="always", cache=True)
+def _plays_like_lower(ctx, h, u, c):
+    """Is c, of hand h, equivalent to the next lower card in play (``u``): the same hand's,
+    with the same points (as _gen_moves groups them)?"""
+    below = u & (_bit(c) - np.uint64(1)) & _suit_bits(c >> 4)
+    if below == 0:
+        return False
+    d = highest_bit(below)
+    return (h >> np.uint64(d)) & np.uint64(1) != 0 and ctx[C_POINTS + d] == ctx[C_POINTS + c]
+
+
+@nb.njit(inline="always", cache=True)
+def _groups_relied(ctx, hands, seat, u, equiv, rel):
+    """``rel`` plus what a seat's grouping of equivalent cards relied on when it tried every
+    group (as _with_groups): a group reaching the relied-on top cards of its suit stays one
+    group only as long as its lowest card is a top card too."""
+    out = rel
+    while equiv:
+        c = lowest_bit(equiv)
+        equiv &= equiv - np.uint64(1)
+        rs = rel & _suit_bits(c >> 4)
+        if rs and c >= lowest_bit(rs):
+            out |= _bit(_representative(ctx, hands, seat, u, c))
+    return out
+
+
+@nb.njit(inline="always", cache=True)
 def _lead_order(ctx, hands, mover, scores):
     """The leader's cards in the plain lead order of _gen_moves (cash a master nobody can
     ruff, else low, keeping the point cards back), packed for _three_tricks."""
@@ -2379,10 +2405,14 @@ def _lead_order(ctx, hands, mover, scores):
                     if (ht & _suit_bits(s)) == 0:
                         ruffable |= 1 << s
     packed = 0
+    equiv = np.uint64(0)
     m = h
     while m:
         c = lowest_bit(m)
         m &= m - np.uint64(1)
+        if _plays_like_lower(ctx, h, u, c):
+            equiv |= _bit(c)
+            continue
         st = c >> 4
         strength = (c & 15) + (16 if st == trump else 0)
         pts = ctx[C_POINTS + c]
@@ -2392,7 +2422,7 @@ def _lead_order(ctx, hands, mover, scores):
         else:
             sc = 3000 - strength - 40 * pts
         packed = _insert(packed, c, sc, scores)
-    return packed
+    return packed, equiv
 
 
 @nb.njit(inline="always", cache=True)
@@ -2421,7 +2451,7 @@ def _beaten_later(ctx, hands, led, wcard, winner, mover, k):
 
 
 @nb.njit(inline="always", cache=True)
-def _follow_order(ctx, hands, legal, led, w, ws, mover, leader, k, scores):
+def _follow_order(ctx, hands, legal, led, w, ws, mover, leader, k, u, scores):
     """The follower's legal cards in the plain follow order of _gen_moves (Trump Friend),
     packed for _three_tricks; w, ws: the trick's best card so far and its seat, k: the cards
     already in the trick."""
@@ -2430,10 +2460,15 @@ def _follow_order(ctx, hands, legal, led, w, ws, mover, leader, k, scores):
     mover_max = (ctx[C_MAX] >> mover) & 1
     last_hand = k == ctx[C_NACTIVE] - 1
     packed = 0
+    equiv = np.uint64(0)
+    h = hands[mover]
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - np.uint64(1)
+        if _plays_like_lower(ctx, h, u, c):
+            equiv |= _bit(c)
+            continue
         strength = (c & 15) + (16 if (c >> 4) == trump else 0)
         pts = ctx[C_POINTS + c]
         wins = _beats(c, w, trump)
@@ -2452,7 +2487,7 @@ def _follow_order(ctx, hands, legal, led, w, ws, mover, leader, k, scores):
         else:
             sc = 3500 - strength - 40 * pts
         packed = _insert(packed, c, sc, scores)
-    return packed
+    return packed, equiv
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -2460,10 +2495,11 @@ def _three_tricks(ctx, hands, leader, target, scores):
     """The last three tricks of five seats (every seat holds three cards) as a boolean search
     for ``target`` over every line of the first of them, each followed by _two_tricks: (a
     fail-soft value, at least it when it reaches ``target``, at most it when not; the cards it
-    relied on), as _two_tricks returns them.  Every legal card is tried (no equivalent cards,
-    no small-card skips), in the search's plain order, so each seat's result relies on exactly
-    what its lines relied on: the first trick's winning card when it won on rank over a card
-    of its own suit, and the last two tricks' cards.  ``hands`` is changed during the search
+    relied on), as _two_tricks returns them.  One card of each group of equivalent cards is
+    tried (no small-card skips), in the search's plain order, so each seat's result relies on
+    what its lines relied on (the first trick's winning card when it won on rank over a card
+    of its own suit, and the last two tricks' cards) and, when it tried every group, on what
+    its grouping relied on (_groups_relied).  ``hands`` is changed during the search
     and restored; ``scores`` is scratch (4 slots)."""
     count = ctx[C_COUNT]
     maxi = ctx[C_MAX]
@@ -2487,42 +2523,44 @@ def _three_tricks(ctx, hands, leader, target, scores):
     h2 = hands[s2]
     h3 = hands[s3]
     h4 = hands[s4]
-    total = _mask_points(ctx, h0 | h1 | h2 | h3 | h4)
+    u = h0 | h1 | h2 | h3 | h4
+    total = _mask_points(ctx, u)
+    done = False
     g0 = -1 if m0 else 1 << 20
     r0 = zero
-    p0 = _lead_order(ctx, hands, s0, scores)
+    p0, q0 = _lead_order(ctx, hands, s0, scores)
     for i0 in range(p0 & 15):
         c0 = (p0 >> (8 + 8 * i0)) & 255
         led = c0 >> 4
         hands[s0] ^= _bit(c0)
         g1 = -1 if m1 else 1 << 20
         r1 = zero
-        p1 = _follow_order(ctx, hands, _follow_set(hands[s1], led), led, c0, s0, s1, s0, 1,
-                           scores)
+        p1, q1 = _follow_order(ctx, hands, _follow_set(hands[s1], led), led, c0, s0, s1, s0, 1,
+                           u, scores)
         for i1 in range(p1 & 15):
             c1 = (p1 >> (8 + 8 * i1)) & 255
             hands[s1] ^= _bit(c1)
             w1, ws1 = (c1, s1) if _beats(c1, c0, trump) else (c0, s0)
             g2 = -1 if m2 else 1 << 20
             r2 = zero
-            p2 = _follow_order(ctx, hands, _follow_set(hands[s2], led), led, w1, ws1, s2, s0, 2,
-                               scores)
+            p2, q2 = _follow_order(ctx, hands, _follow_set(hands[s2], led), led, w1, ws1, s2, s0, 2,
+                               u, scores)
             for i2 in range(p2 & 15):
                 c2 = (p2 >> (8 + 8 * i2)) & 255
                 hands[s2] ^= _bit(c2)
                 w2, ws2 = (c2, s2) if _beats(c2, w1, trump) else (w1, ws1)
                 g3 = -1 if m3 else 1 << 20
                 r3 = zero
-                p3 = _follow_order(ctx, hands, _follow_set(hands[s3], led), led, w2, ws2, s3, s0,
-                                   3, scores)
+                p3, q3 = _follow_order(ctx, hands, _follow_set(hands[s3], led), led, w2, ws2, s3, s0,
+                                   3, u, scores)
                 for i3 in range(p3 & 15):
                     c3 = (p3 >> (8 + 8 * i3)) & 255
                     hands[s3] ^= _bit(c3)
                     w3, ws3 = (c3, s3) if _beats(c3, w2, trump) else (w2, ws2)
                     g4 = -1 if m4 else 1 << 20
                     r4 = zero
-                    p4 = _follow_order(ctx, hands, _follow_set(hands[s4], led), led, w3, ws3, s4,
-                                       s0, 4, scores)
+                    p4, q4 = _follow_order(ctx, hands, _follow_set(hands[s4], led), led, w3, ws3, s4,
+                                       s0, 4, u, scores)
                     for i4 in range(p4 & 15):
                         c4 = (p4 >> (8 + 8 * i4)) & 255
                         hands[s4] ^= _bit(c4)
@@ -2537,22 +2575,32 @@ def _three_tricks(ctx, hands, leader, target, scores):
                                              target)
                         if done:
                             break
+                    if not done:  # every group tried
+                        r4 = _groups_relied(ctx, hands, s4, u, q4, r4)
                     hands[s3] ^= _bit(c3)
                     g3, r3, done = _fold(g3, r3, g4, r4, m3, target)
                     if done:
                         break
+                if not done:  # every group tried
+                    r3 = _groups_relied(ctx, hands, s3, u, q3, r3)
                 hands[s2] ^= _bit(c2)
                 g2, r2, done = _fold(g2, r2, g3, r3, m2, target)
                 if done:
                     break
+            if not done:  # every group tried
+                r2 = _groups_relied(ctx, hands, s2, u, q2, r2)
             hands[s1] ^= _bit(c1)
             g1, r1, done = _fold(g1, r1, g2, r2, m1, target)
             if done:
                 break
+        if not done:  # every group tried
+            r1 = _groups_relied(ctx, hands, s1, u, q1, r1)
         hands[s0] ^= _bit(c0)
         g0, r0, done = _fold(g0, r0, g1, r1, m0, target)
         if done:
             break
+    if not done:
+        r0 = _groups_relied(ctx, hands, s0, u, q0, r0)
     return g0, r0
 
 
