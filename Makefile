@@ -22,9 +22,10 @@ $(DEV): $(RUNTIME)
 	touch $(DEV)
 
 # The main job: regenerate results/ with scripts/make_results.py: a default batch for each game
-# into data/ (one million Trump Friend deals with every trump call tried, trump=random, into
-# data/trump-friend-main; --resume reuses finished runs instead of refusing the folder), then
-# every analysis (charts, CSV tables, summaries) and results/README.md.
+# into data/ (among them 400,000 Trump Friend deals under each of the five trump calls,
+# data/trump-friend-trump), the smaller runs of the stronger levels of play (pimc, expert,
+# open-hand solves; --resume reuses finished runs instead of refusing the folder), then every
+# analysis (charts, CSV tables, summaries) and results/README.md.
 results: $(RUNTIME)
 	$(BIN)/python scripts/make_results.py
 
