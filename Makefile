@@ -36,7 +36,8 @@ test: $(DEV)
 bench: $(DEV)
 	$(BIN)/python scripts/bench.py
 
-# Numba's disk cache is keyed on each function's own file: after editing a shared module,
-# drop it so callers in other modules recompile.
+# Numba's disk cache is keyed on each function's own file; importing simcore drops the
+# package's cache by itself when any of its sources changed (simcore/_cache.py). This also
+# drops the kernels of analyses/ and scripts/.
 clean-cache:
 	find simcore analyses scripts -name '*.nbi' -delete -o -name '*.nbc' -delete

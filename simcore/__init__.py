@@ -1,5 +1,9 @@
 """simcore: millions of card-game deals per second, as Parquet you can chart."""
 
+from simcore._cache import drop_stale_cache
+
+drop_stale_cache()  # before any kernel loads from Numba's cache: simcore/_cache.py
+
 from simcore.version import __version__
 from simcore.errors import SimcoreError
 from simcore.runs import load
