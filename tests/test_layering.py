@@ -21,7 +21,7 @@ PACKAGES = ("simcore", "analyses")
 # Lowest first.  Patterns are fnmatch patterns over dotted module names; "simcore" alone is
 # the package facade (simcore/__init__.py: load, simulate), which imports the runner.
 LAYERS = [
-    ("base", ["simcore.errors", "simcore.version"]),
+    ("base", ["simcore.errors", "simcore.version", "simcore._cache"]),
     ("cards", ["simcore.cards", "simcore.rng"]),
     ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.search",
                  "simcore.sampling"]),
