@@ -1125,21 +1125,22 @@ def _tag(hsh, gen):
 @nb.njit(inline="always", cache=True)
 def _bucket(tab, hsh):
     """The bucket of a base hash: its number (for T_FILL) and its first slot.  Five seats: the
-    positions of three cards a seat in the last quarter of the buckets, the others in the
-    rest, so the many cheap entries near the end of play do not evict the earlier ones."""
-    nb = np.uint64(tab[T_FILL].shape[0])
+    positions of three cards a seat in the last quarter of the buckets, of four cards a seat in
+    the quarter before it, the others in the first half, so the many cheap entries near the end
+    of play do not evict the earlier ones."""
+    buckets = np.uint64(tab[T_FILL].shape[0])
     ctx = tab[T_CTX]
-    if ctx[C_NACTIVE] == 5 and nb >= 8:
-        small = nb // np.uint64(4)
+    if ctx[C_NACTIVE] == 5 and buckets >= 8:
+        quarter = buckets // np.uint64(4)
         n = popcount(_union(ctx, tab[T_HANDS]))
         if n <= 15:
-            b = np.int64(nb - small + hsh % small)
+            b = np.int64(buckets - quarter + hsh % quarter)
         elif n <= 20:
-            b = np.int64(nb - 2 * small + hsh % small)
+            b = np.int64(buckets - 2 * quarter + hsh % quarter)
         else:
-            b = np.int64(hsh % (nb - 2 * small))
+            b = np.int64(hsh % (buckets - 2 * quarter))
     else:
-        b = np.int64(hsh % nb)
+        b = np.int64(hsh % buckets)
     return b, b * BUCKET
 
 
