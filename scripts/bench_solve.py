@@ -12,7 +12,9 @@
   dealer's best discard when t is the upcard's suit, dd_alone{s}_t{t}), deals per second.
 * Trump Friend: one exact solve of a full deal (5 x 10 cards; ``--trump-friend-cards K`` for
   endings of K cards a seat) per trump call 0..4, the declarer's team = the declarer + the
-  holder of the highest card of the call it lacks.
+  holder of the highest card of the call it lacks; on a table of the size ``simcore.solve``
+  and ``simcore solve trump-friend`` use (``solver.new_tables``' default,
+  ``SOLVE_TABLE_BITS``: 2**20 entries).
 
 Nodes searched per solve are the search's own counter (``simcore.search.nodes``).  Times are
 the solving thread's CPU time (``time.thread_time``), ours and DDS's alike (DDS solves in the

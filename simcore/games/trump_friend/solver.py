@@ -15,7 +15,12 @@ import numpy as np
 from simcore import search
 from simcore.games.trump_friend.layout import NO_TRUMP, TO_PUBLIC
 
-TABLE_BITS = 18
+TABLE_BITS = 18  # the pimc kernels' tables (one per search policy's solve loop)
+# Single solves (``simcore.solve``, the DD-table kernel of ``simcore solve trump-friend``, one
+# table per thread, and scripts/bench_solve.py): 2**20 entries, 109 MiB a table.  A full deal
+# stores many times 2**18 entries: on the bench's 100 full-deal calls 5.60M nodes mean at 2**18,
+# 4.99M at 2**20 (session 13; session 12 measured 4.91M at 2**22, not worth 436 MiB a table).
+SOLVE_TABLE_BITS = 20
 _J, _Q, _K, _A = 7, 8, 9, 10  # internal strengths of the point cards
 
 
@@ -31,7 +36,7 @@ def _points():
 POINTS = _points()
 
 
-def new_tables(n: int = 1, log2_size: int = TABLE_BITS):
+def new_tables(n: int = 1, log2_size: int = SOLVE_TABLE_BITS):
     return search.new_tables(n, log2_size)
 
 
