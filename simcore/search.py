@@ -2179,6 +2179,20 @@ def _later_cut(tab, d, leader, target, hi):
     return 1 - maxing
 
 
+@nb.njit(inline="always", cache=True)
+def _side_trumps(ctx, hands, side, trump):
+    """(the trumps of the seats with max-bit ``side``, those of the other seats), in place."""
+    maxi = ctx[C_MAX]
+    mine = np.uint64(0)
+    other = np.uint64(0)
+    for t in range(ctx[C_NSEATS]):
+        if ((maxi >> t) & 1) == side:
+            mine |= hands[t]
+        else:
+            other |= hands[t]
+    return mine & _suit_bits(trump), other & _suit_bits(trump)
+
+
 @nb.njit(cache=True, _nrt=False)
 def _sure_points(ctx, hands, side):
     """(points the seats with max-bit ``side`` win whatever happens, from a trick boundary on;
@@ -2189,20 +2203,88 @@ def _sure_points(ctx, hands, side):
     trump = ctx[C_TRUMP]
     if trump < 0:
         return 0, np.uint64(0)
-    maxi = ctx[C_MAX]
-    mine = np.uint64(0)
-    other = np.uint64(0)
-    for t in range(ctx[C_NSEATS]):
-        if ((maxi >> t) & 1) == side:
-            mine |= hands[t]
-        else:
-            other |= hands[t]
-    mine &= _suit_bits(trump)
-    ot = other & _suit_bits(trump)
+    mine, ot = _side_trumps(ctx, hands, side, trump)
     if ot == 0:
         return _mask_points(ctx, mine), np.uint64(0)
     top = highest_bit(ot)
     return _mask_points(ctx, mine & ~((_bit(top) << np.uint64(1)) - np.uint64(1))), _bit(top)
+
+
+@nb.njit(cache=True, _nrt=False)
+def _sure_lower_points(ctx, hands, side, q, need):
+    """(the points of :func:`_sure_points`, ``q``, plus those of the side's lower point trumps
+    it surely wins; the card that depends on), when that can reach ``need`` (else ``q`` and
+    no card: the caller's node is not settled either way).
+
+    A trump x of seat s wins its points for the side unless the trick x falls in holds a
+    higher trump of the other side (the trick goes to its highest trump, the side's whenever
+    no opposing trump beats x; TF-8.1).  Seat s plays one card a trick and every opposing trump
+    is played in one trick, so the trumps of s that are lost can be matched, each to a
+    different opposing trump above it: at worst the other side spoils a matchable set of s's
+    point trumps of the most points.  A set x_1 > x_2 > ... of s's trumps is matchable exactly
+    when at least j opposing trumps lie above x_j for every j (the trumps above x form a chain
+    of sets, so Hall's condition needs checking on the j highest only), and matchable sets are
+    the independent sets of a transversal matroid, so taking s's point trumps by falling points
+    and keeping each that leaves the set matchable finds the most points spoilable.  Seat by
+    seat (two seats of the side may lose trumps to the same opposing trump in one trick), the
+    side wins at least the points of its trumps less those.  This relies on the lowest point
+    trump of the side below the other side's highest: every trump above it, and its holder, is
+    then fixed, and the key fixes each seat's point count."""
+    trump = ctx[C_TRUMP]
+    if trump < 0:
+        return q, np.uint64(0)
+    maxi = ctx[C_MAX]
+    mine, ot = _side_trumps(ctx, hands, side, trump)
+    if ot == 0:
+        return q, np.uint64(0)
+    lower = mine & (_bit(highest_bit(ot)) - np.uint64(1)) & _point_cards(ctx)
+    if lower == 0 or q + _mask_points(ctx, lower) < need:
+        return q, np.uint64(0)
+    for t in range(ctx[C_NSEATS]):
+        if ((maxi >> t) & 1) == side and hands[t] & lower:
+            cand = hands[t] & lower
+            q += _mask_points(ctx, cand) - _most_spoiled(ctx, cand, ot)
+    return q, _bit(lowest_bit(lower))
+
+
+@nb.njit(inline="always", cache=True)
+def _point_cards(ctx):
+    return (np.uint64(ctx[C_PMASK]) | np.uint64(ctx[C_PMASK + 1]) | np.uint64(ctx[C_PMASK + 2])
+            | np.uint64(ctx[C_PMASK + 3]))
+
+
+@nb.njit(cache=True, _nrt=False)
+def _most_spoiled(ctx, cand, ot):
+    """The most points of one seat's trumps ``cand`` (each below some of ``ot``) that the
+    opposing trumps ``ot`` can spoil, one each (see :func:`_sure_lower_points`): greedy by points."""
+    chosen = np.uint64(0)
+    lost = 0
+    while cand:
+        best = -1
+        pick = 0
+        rest = cand
+        while rest:  # the card of most points, the highest among equals
+            c = highest_bit(rest)
+            rest ^= _bit(c)
+            if ctx[C_POINTS + c] > best:
+                best = ctx[C_POINTS + c]
+                pick = c
+        cand ^= _bit(pick)
+        trial = chosen | _bit(pick)
+        ok = True
+        j = 0
+        rest = trial
+        while rest:  # the j-th highest chosen needs j opposing trumps above it
+            c = highest_bit(rest)
+            rest ^= _bit(c)
+            j += 1
+            if popcount(ot & ~((_bit(c) << np.uint64(1)) - np.uint64(1))) < j:
+                ok = False
+                break
+        if ok:
+            chosen = trial
+            lost += best
+    return lost
 
 
 @nb.njit(inline="always", cache=True)
@@ -2659,7 +2741,13 @@ def _enter_points(tab, d):
         q, rq = _sure_points(ctx, hands, 1)
         if q >= target:
             return _settle(f, relevant, d, 1, q, rq), -1
-        q, rq = _sure_points(ctx, hands, 0)
+        q0, rq0 = _sure_points(ctx, hands, 0)
+        if hi - q0 < target:
+            return _settle(f, relevant, d, 0, hi - q0, rq0), -1
+        q, rq = _sure_lower_points(ctx, hands, 1, q, target)
+        if q >= target:
+            return _settle(f, relevant, d, 1, q, rq), -1
+        q, rq = _sure_lower_points(ctx, hands, 0, q0, hi - target + 1)
         if hi - q < target:
             return _settle(f, relevant, d, 0, hi - q, rq), -1
         q, rq = _quick_points(ctx, hands, leader, f[F_BROKEN] != 0)

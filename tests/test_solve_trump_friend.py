@@ -142,6 +142,65 @@ def test_no_cards_left_is_worth_nothing():
     assert int(sol.value) == 0 and dict(sol.moves) == {}
 
 
+# ----------------------------------------------------------------------- bounds
+
+
+def sure_points(p):
+    """Per side (the team's, the defenders'): (its trumps above all of the other side's, with its
+    lower point trumps too) sure points at the trick-boundary position p; and the points in play."""
+    import numpy as np
+
+    from simcore import search
+    from simcore.games.trump_friend import solver
+
+    tab = search.table_of(solver.new_tables(1, 6), 0)
+    team = sum(1 << s for s in p.state["team"])
+    solver._setup(np.array(p.hands, np.uint64), p.leader, np.zeros(1, np.int64), 0,
+                  p.state["trump"], team, tab)
+    ctx, held = tab[search.T_CTX], tab[search.T_HANDS]
+    sides = []
+    for side in (1, 0):
+        top, _ = search._sure_points(ctx, held, side)
+        lower, _ = search._sure_lower_points(ctx, held, side, top, 0)  # need 0: always counted
+        sides.append((int(top), int(lower)))
+    return sides[0], sides[1], int(search._mask_points(ctx, search._union(ctx, held)))
+
+
+def trump_endings(k: int, count: int, seed: int):
+    """Trick-boundary endings of k cards a seat from the trump suit and one to three others
+    (many trumps in play, so that the lower trumps matter), solo and two-seat teams."""
+    rng = random.Random(f"sure/{k}/{seed}")
+    for _ in range(count):
+        trump = rng.randrange(4)
+        others = [s for s in range(4) if s != trump]
+        suits = [trump] + rng.sample(others, rng.randrange(1, 4))
+        dealt = rng.sample([13 * s + r for s in suits for r in range(13)], 5 * k)
+        hands = tuple(sum(1 << c for c in dealt[i * k:(i + 1) * k]) for i in range(5))
+        declarer = rng.randrange(5)
+        team = {declarer}
+        if rng.random() < 0.6:
+            team.add(rng.choice([s for s in range(5) if s != declarer]))
+        yield oracle.Position(GAME, hands, rng.randrange(5), (), None,
+                              {"trump": trump, "team": tuple(sorted(team))})
+
+
+@pytest.mark.parametrize("k,count", [(2, 300), (3, 200), (4, 30)])
+def test_sure_trump_points_hold_on_the_oracle_values(k, count):
+    """At trick boundaries each side wins at least its sure trump points (TF-8.1): its trumps
+    above all of the other side's, plus each seat's lower point trumps less the most points the
+    other side's higher trumps can take from that seat, one trump each.  Both sides' bounds
+    against the oracle's value, and the lower trumps raising the count on some positions."""
+    raised = 0
+    for p in trump_endings(k, count, seed=1):
+        args, kwargs = p.args()
+        value, _ = oracle.solve(*args, **kwargs)
+        (top_mine, mine), (top_theirs, theirs), in_play = sure_points(p)
+        assert mine <= value <= in_play - theirs, (str(p), value, mine, theirs)
+        assert top_mine <= mine and top_theirs <= theirs
+        raised += mine > top_mine or theirs > top_theirs
+    assert raised > 0, raised
+
+
 # ----------------------------------------------------------------------- bad input
 
 FIVE = ["AS 2H", "KS 3H", "QS 4H", "JS 5H", "TS 6H"]
