@@ -2234,6 +2234,7 @@ def _sure_followers(ctx, hands, side):
     if above == 0:
         return 0
     best = 0
+    pc = _point_cards(ctx)
     for s in range(ctx[C_NSEATS]):
         if ((maxi >> s) & 1) != side:
             continue
@@ -2241,8 +2242,8 @@ def _sure_followers(ctx, hands, side):
         if k == 0:
             continue
         got = 0
-        for t in range(ctx[C_NSEATS]):
-            if ((maxi >> t) & 1) != side and hands[t]:
+        for t in range(ctx[C_NSEATS]):  # a seat with k cards of no points brings none
+            if ((maxi >> t) & 1) != side and popcount(hands[t] & ~pc) < k:
                 got += _lowest_points(ctx, hands[t], k)
         best = max(best, got)
     return best
