@@ -2211,45 +2211,6 @@ def _sure_points(ctx, hands, side):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _sure_followers(ctx, hands, side):
-    """The least points the other side's cards bring into the tricks that one seat's sure
-    trumps (those of :func:`_sure_points`) win, the most over the side's seats.
-
-    A seat s of the side holding k trumps above every trump of the other side wins k distinct
-    tricks with them (it plays one card a trick; each such trick goes to the side, TF-8.1), and
-    every seat t of the other side plays one card into each of those tricks, k distinct cards of
-    its hand: at least the k fewest points of its hand.  Those cards are the other side's, so
-    they add to the side's own points counted by :func:`_sure_points` and
-    :func:`_sure_lower_points`.  It relies on what :func:`_sure_points` relies on (the other
-    side's highest trump fixes the cards above it and their holders) and on each seat's point
-    count, which the key fixes (K_COUNTS with the suit lengths)."""
-    trump = ctx[C_TRUMP]
-    if trump < 0:
-        return 0
-    maxi = ctx[C_MAX]
-    mine, ot = _side_trumps(ctx, hands, side, trump)
-    above = mine
-    if ot != 0:
-        above = mine & ~((_bit(highest_bit(ot)) << np.uint64(1)) - np.uint64(1))
-    if above == 0:
-        return 0
-    best = 0
-    pc = _point_cards(ctx)
-    for s in range(ctx[C_NSEATS]):
-        if ((maxi >> s) & 1) != side:
-            continue
-        k = popcount(hands[s] & above)
-        if k == 0:
-            continue
-        got = 0
-        for t in range(ctx[C_NSEATS]):  # a seat with k cards of no points brings none
-            if ((maxi >> t) & 1) != side and popcount(hands[t] & ~pc) < k:
-                got += _lowest_points(ctx, hands[t], k)
-        best = max(best, got)
-    return best
-
-
-@nb.njit(cache=True, _nrt=False)
 def _sure_lower_points(ctx, hands, side, q, need):
     """(the points of :func:`_sure_points`, ``q``, plus those of the side's lower point trumps
     it surely wins; the card that depends on), when that can reach ``need`` (else ``q`` and
@@ -2781,12 +2742,6 @@ def _enter_points(tab, d):
         if q >= target:
             return _settle(f, relevant, d, 1, q, rq), -1
         q0, rq0 = _sure_points(ctx, hands, 0)
-        if hi - q0 < target:
-            return _settle(f, relevant, d, 0, hi - q0, rq0), -1
-        q += _sure_followers(ctx, hands, 1)
-        if q >= target:
-            return _settle(f, relevant, d, 1, q, rq), -1
-        q0 += _sure_followers(ctx, hands, 0)
         if hi - q0 < target:
             return _settle(f, relevant, d, 0, hi - q0, rq0), -1
         q, rq = _sure_lower_points(ctx, hands, 1, q, target)

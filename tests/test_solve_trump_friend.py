@@ -146,9 +146,8 @@ def test_no_cards_left_is_worth_nothing():
 
 
 def sure_points(p):
-    """Per side (the team's, the defenders'): (its trumps above all of the other side's; the
-    other side's least points in the tricks one seat's such trumps win; those with its lower
-    point trumps too) sure points at the trick-boundary position p; and the points in play."""
+    """Per side (the team's, the defenders'): (its trumps above all of the other side's, with its
+    lower point trumps too) sure points at the trick-boundary position p; and the points in play."""
     import numpy as np
 
     from simcore import search
@@ -162,9 +161,8 @@ def sure_points(p):
     sides = []
     for side in (1, 0):
         top, _ = search._sure_points(ctx, held, side)
-        followers = search._sure_followers(ctx, held, side)
-        lower, _ = search._sure_lower_points(ctx, held, side, top + followers, 0)  # need 0: always
-        sides.append((int(top), int(followers), int(lower)))
+        lower, _ = search._sure_lower_points(ctx, held, side, top, 0)  # need 0: always counted
+        sides.append((int(top), int(lower)))
     return sides[0], sides[1], int(search._mask_points(ctx, search._union(ctx, held)))
 
 
@@ -189,20 +187,18 @@ def trump_endings(k: int, count: int, seed: int):
 @pytest.mark.parametrize("k,count", [(2, 300), (3, 200), (4, 30)])
 def test_sure_trump_points_hold_on_the_oracle_values(k, count):
     """At trick boundaries each side wins at least its sure trump points (TF-8.1): its trumps
-    above all of the other side's, plus the other side's fewest points in the tricks one seat's
-    such trumps win, plus each seat's lower point trumps less the most points the other side's
-    higher trumps can take from that seat, one trump each.  Both sides' bounds against the
-    oracle's value, and the followers and the lower trumps each raising the count somewhere."""
-    raised = followed = 0
+    above all of the other side's, plus each seat's lower point trumps less the most points the
+    other side's higher trumps can take from that seat, one trump each.  Both sides' bounds
+    against the oracle's value, and the lower trumps raising the count on some positions."""
+    raised = 0
     for p in trump_endings(k, count, seed=1):
         args, kwargs = p.args()
         value, _ = oracle.solve(*args, **kwargs)
-        (top_mine, fol_mine, mine), (top_theirs, fol_theirs, theirs), in_play = sure_points(p)
+        (top_mine, mine), (top_theirs, theirs), in_play = sure_points(p)
         assert mine <= value <= in_play - theirs, (str(p), value, mine, theirs)
-        assert top_mine + fol_mine <= mine and top_theirs + fol_theirs <= theirs
-        raised += mine > top_mine + fol_mine or theirs > top_theirs + fol_theirs
-        followed += fol_mine > 0 or fol_theirs > 0
-    assert raised > 0 and followed > 0, (raised, followed)
+        assert top_mine <= mine and top_theirs <= theirs
+        raised += mine > top_mine or theirs > top_theirs
+    assert raised > 0, raised
 
 
 # ----------------------------------------------------------------------- bad input
