@@ -108,13 +108,17 @@ def run_cards(h):
 
 
 @nb.njit(inline="always", cache=True)
+def _suits(h):
+    """The 13-bit position masks of h's four suits."""
+    h = np.uint64(h)
+    return (h & _SUIT, (h >> np.uint64(13)) & _SUIT, (h >> np.uint64(26)) & _SUIT,
+            (h >> np.uint64(39)) & _SUIT)
+
+
+@nb.njit(inline="always", cache=True)
 def set_ranks(h):
     """13-bit mask of the positions held in 3 or more suits."""
-    h = np.uint64(h)
-    a = h & _SUIT
-    b = (h >> np.uint64(13)) & _SUIT
-    c = (h >> np.uint64(26)) & _SUIT
-    d = (h >> np.uint64(39)) & _SUIT
+    a, b, c, d = _suits(h)
     return (a & b & (c | d)) | (c & d & (a | b))
 
 
@@ -130,6 +134,29 @@ def meldable(h):
     """Cards of h that belong to at least one meld formed within h."""
     h = np.uint64(h)
     return run_cards(h) | (h & spread_ranks(set_ranks(h)))
+
+
+@nb.njit(inline="always", cache=True)
+def rank_positions(h):
+    """13-bit mask of the positions h holds in any suit."""
+    h = np.uint64(h)
+    return (h | h >> np.uint64(13) | h >> np.uint64(26) | h >> np.uint64(39)) & _SUIT
+
+
+@nb.njit(inline="always", cache=True)
+def run_completions(h):
+    """Cards outside h that lie in a run of 3 with two cards of h (next to two in a row, or
+    between two): for such a card b, ``meldable(h | b) & b`` by a run."""
+    h = np.uint64(h)
+    up, down = _up(h), _down(h)
+    return ((up & _up(up)) | (up & down) | (down & _down(down))) & ~h
+
+
+@nb.njit(inline="always", cache=True)
+def set_completions(h):
+    """Cards outside h of a position h holds in two suits or more (a card that makes a set)."""
+    a, b, c, d = _suits(h)
+    return spread_ranks((a & (b | c | d)) | (b & (c | d)) | (c & d)) & ~np.uint64(h)
 
 
 # ---------------------------------------------------------------- minimum deadwood

@@ -2,14 +2,16 @@
 for each behaviour (taking, defensive discards, knock timing), that it sees only its seat's
 view, and that it gives only legal answers in batches under several rule settings."""
 
+import numba as nb
 import numpy as np
 import pytest
 
-from simcore.cards import bit, parse_card, parse_hand
+from simcore.cards import bit, lowest_bit, parse_card, parse_hand
 from simcore.games.gin_rummy import GAME, engine, expert, layout, run_games, run_hands
 from simcore.games.gin_rummy.policies import PLAY_POLICIES, builtin_play
 from simcore.games.gin_rummy.rules import Rules
-from simcore.melds import gin_deadwoods, to_sequence
+from simcore.melds import (GIN_PLANES, best_discard_seq, gin_deadwoods, mask_value, meldable,
+                           min_deadwood_seq, to_sequence)
 
 EXPERT = PLAY_POLICIES["expert"]
 L = layout
@@ -231,9 +233,62 @@ def test_outlook_is_the_mean_over_unseen_draws(hand, pile):
         eleven = h | 1 << x
         best.append(min(_dw_mask(eleven & ~(1 << c)) for c in range(52) if eleven >> c & 1))
     unseen = np.uint64(((1 << 52) - 1) & ~seen)
-    e, pk = expert._outlook(to_sequence(np.uint64(h), True), to_sequence(unseen, True), 10)
+    seq = to_sequence(np.uint64(h), True)
+    e, pk = expert._outlook(seq, to_sequence(unseen, True), 10, _dw_mask(h))
     assert e == pytest.approx(np.mean(best))
     assert pk == pytest.approx(np.mean(np.array(best) <= 10))
+
+
+@nb.njit
+def _plain_outlook(h, unseen, limit):
+    """expert._outlook as it was before session 14: every unseen card drawn, and the best
+    discard of each melding draw by ``best_discard_seq``."""
+    base = min_deadwood_seq(h, GIN_PLANES)
+    _, low = best_discard_seq(h, np.uint64(0), GIN_PLANES)
+    total, knocks, n = 0.0, 0, 0
+    m = unseen
+    while m:
+        b = bit(lowest_bit(m))
+        m &= m - np.uint64(1)
+        n += 1
+        if meldable(h | b) & b:
+            _, d = best_discard_seq(h | b, np.uint64(0), GIN_PLANES)
+        else:
+            d = min(base, low + mask_value(b, GIN_PLANES))
+        total += d
+        knocks += d <= limit
+    if n == 0:
+        return float(base), 0.0
+    return total / n, knocks / n
+
+
+@nb.njit
+def _outlook_mismatches(hands, unseens, limits):
+    bad = 0
+    for i in range(len(hands)):
+        plain = _plain_outlook(hands[i], unseens[i], limits[i])
+        fast = expert._outlook(hands[i], unseens[i], limits[i],
+                               min_deadwood_seq(hands[i], GIN_PLANES))
+        bad += plain[0] != fast[0] or plain[1] != fast[1]
+    return bad
+
+
+def test_outlook_equals_the_plain_draw_by_draw_search():
+    """The outlook's shortcuts (one value per rank for draws that only make a set, the
+    discard search cut by the deadwood bound) give exactly the plain values: 6,000 hands
+    drawn from 20 to 52 cards (few cards: dense melds), random unseen sets and limits."""
+    rng = np.random.default_rng(14)
+    n = 6000
+    hands, unseens = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
+    for i in range(n):
+        pool = rng.permutation(52)[:rng.integers(20, 53)]
+        cards = rng.permutation(pool)
+        hands[i] = sum(np.uint64(1) << np.uint64(c) for c in cards[:10])
+        rest = cards[10:]
+        unseens[i] = sum((np.uint64(1) << np.uint64(c) for c in rest[rng.random(len(rest)) < 0.8]),
+                         np.uint64(0))
+    limits = rng.integers(0, 11, n)
+    assert _outlook_mismatches(hands, unseens, limits) == 0
 
 
 def test_a_fixed_knock_decision_overrides_the_timing():

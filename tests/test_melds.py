@@ -215,3 +215,18 @@ def test_gr3_sequence_order_roundtrip():
     for _ in range(200):
         h = hand_from_cards(rng.sample(range(52), rng.randint(0, 52)))
         assert M.from_sequence(M.to_sequence(np.uint64(h), True), True) == h
+
+
+def test_gr3_completions_are_the_cards_that_meld_with_a_hand():
+    """run_completions / set_completions hold exactly the cards b outside h with
+    ``meldable(h | b) & b``, by a run and by a set."""
+    rng = random.Random(14)
+    for _ in range(3000):
+        h = np.uint64(hand_from_cards(rng.sample(range(52), rng.randint(0, 14))))
+        runs, sets = M.run_completions(h), M.set_completions(h)
+        for b in (np.uint64(1) << np.uint64(c) for c in range(52)):
+            if h & b:
+                assert not (runs | sets) & b
+                continue
+            assert bool(M.run_cards(h | b) & b) == bool(runs & b)
+            assert bool(M.meldable(h | b) & b) == bool((runs | sets) & b)

@@ -47,7 +47,7 @@ for the heuristic.
 import numba as nb
 import numpy as np
 
-from simcore.cards import bit, lowest_bit, popcount
+from simcore.cards import bit, highest_bit, lowest_bit, popcount
 from simcore.melds import (
     GIN_PLANES,
     best_discard_seq,
@@ -55,6 +55,9 @@ from simcore.melds import (
     mask_value,
     meldable,
     min_deadwood_seq,
+    rank_positions,
+    run_completions,
+    set_completions,
     spread_ranks,
     to_sequence,
 )
@@ -115,8 +118,7 @@ def _neighbours(x):
     x = np.uint64(x)
     up = (x << _ONE) & ~_LOW & _ALL
     down = (x >> _ONE) & ~_HIGH
-    ranks = (x | x >> np.uint64(13) | x >> np.uint64(26) | x >> np.uint64(39)) & _SUIT
-    return up | down | spread_ranks(ranks)
+    return up | down | spread_ranks(rank_positions(x))
 
 
 @nb.njit(inline="always", cache=True)
@@ -214,26 +216,76 @@ def _live_outs(c, h, unseen):
 
 
 @nb.njit(inline="always", cache=True)
-def _outlook(h, unseen, limit):
+def _least_after_discard(x, full, skip, best):
+    """min(best, the least deadwood of the cards x less one, not one of skip), given full, the
+    minimum deadwood of x.  Dropping a card worth v leaves at least full - v, exactly that for
+    a card that melds with nothing; so only melding cards worth more than the highest loose
+    card are searched, from the highest position down (Gin values never fall with it), until
+    full - v cannot beat the best."""
+    melding = meldable(x)
+    loose = x & ~melding
+    if loose:
+        best = min(best, full - mask_value(bit(highest_bit(rank_positions(loose))), GIN_PLANES))
+    melding &= ~skip
+    ranks = rank_positions(melding)
+    while ranks and best > 0:
+        pos = highest_bit(ranks)
+        ranks &= ~(_ONE << np.uint64(pos))
+        if full - mask_value(bit(pos), GIN_PLANES) >= best:
+            break
+        m = melding & spread_ranks(_ONE << np.uint64(pos))
+        while m:
+            c = lowest_bit(m)
+            m &= m - _ONE
+            best = min(best, min_deadwood_seq(x & ~bit(c), GIN_PLANES))
+    return best
+
+
+@nb.njit(inline="always", cache=True)
+def _drawn_deadwood(h, b, base):
+    """The least deadwood after drawing card b (in a meld with h) into h and the best discard;
+    discarding b itself leaves base, h's minimum deadwood."""
+    x = h | b
+    return _least_after_discard(x, min_deadwood_seq(x, GIN_PLANES), b, base)
+
+
+@nb.njit(inline="always", cache=True)
+def _outlook(h, unseen, limit, base):
     """(expected deadwood, chance of a knockable hand) after one random unseen card is drawn
-    into the 10-card hand h (sequence order) and the best card discarded."""
-    base = min_deadwood_seq(h, GIN_PLANES)
-    _, low = best_discard_seq(h, np.uint64(0), GIN_PLANES)  # the best 9 of the 10 cards
-    total, knocks, n = 0.0, 0, 0
-    m = unseen
-    while m:
-        x = lowest_bit(m)
-        m &= m - _ONE
-        b = bit(x)
-        n += 1
-        if meldable(h | b) & b:
-            _, d = best_discard_seq(h | b, np.uint64(0), GIN_PLANES)
-        else:  # melds with nothing, so it is deadwood: it goes, or the best card to drop
-            d = min(base, low + mask_value(b, GIN_PLANES))
-        total += d
-        knocks += d <= limit
+    into the 10-card hand h (sequence order, minimum deadwood base) and the best card
+    discarded.  A card that melds with nothing is deadwood: it goes, or the best card to drop.
+    Cards that only make a set share one value per rank (one swaps for the other in every
+    arrangement); the others that meld are drawn one by one."""
+    n = popcount(unseen)
     if n == 0:
         return float(base), 0.0
+    low = _least_after_discard(h, base, np.uint64(0), 1 << 30)  # the best 9 of the 10 cards
+    runs = unseen & run_completions(h)
+    sets = unseen & set_completions(h) & ~runs
+    total, knocks = 0.0, 0
+    m = unseen & ~runs & ~sets
+    while m:
+        b = bit(lowest_bit(m))
+        m &= m - _ONE
+        d = min(base, low + mask_value(b, GIN_PLANES))
+        total += d
+        knocks += d <= limit
+    m = runs
+    while m:
+        b = bit(lowest_bit(m))
+        m &= m - _ONE
+        d = _drawn_deadwood(h, b, base)
+        total += d
+        knocks += d <= limit
+    ranks = rank_positions(sets)
+    while ranks:
+        pos = lowest_bit(ranks)
+        ranks &= ranks - _ONE
+        rank = sets & spread_ranks(_ONE << np.uint64(pos))
+        same = popcount(rank)
+        d = _drawn_deadwood(h, bit(lowest_bit(rank)), base)
+        total += same * d
+        knocks += same * (d <= limit)
     return total / n, knocks / n
 
 
@@ -322,7 +374,7 @@ def _look_ahead(h, unseen, view, params, cards, scores, dws, n):
         i = order[j]
         if scores[i] > scores[order[0]] + params[9]:
             break  # far from the best: not worth the look ahead (speed)
-        e, pk = _outlook(h & ~bit(cards[i]), unseen, view[V_KNOCK_LIMIT])
+        e, pk = _outlook(h & ~bit(cards[i]), unseen, view[V_KNOCK_LIMIT], dws[i])
         total = scores[i] + params[7] * (e - dws[i]) - params[8] * pk
         if total < best_total:
             best, best_total = cards[i], total
