@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/strength_gin.py                      # expert vs heuristic, 20,000 games a side
     .venv/bin/python scripts/strength_gin.py --games 5000 --seed 3 --player expert --opponent random
-    .venv/bin/python scripts/strength_gin.py --games 5000 --params 5,0.6,7,6,1,2,1,1,10,4,1,0,1,0,11,1000   # other weights
+    .venv/bin/python scripts/strength_gin.py --games 5000 --params 5,0.6,7,6,1,2,1,1,10,4,1,0,1,0,11,1000,1000   # other weights
     .venv/bin/python scripts/strength_gin.py --games 5000 --knock gin_only --opponent-knock at10 --player expert
 
 Duplicate: the same seed is played twice in games mode, the player in seat 0 and then in seat 1

@@ -78,6 +78,20 @@ def test_passes_a_discard_that_melds_with_nothing_and_cuts_little():
     assert _ask(L.K_DRAW, HAND, _view(top="5S", pile="2S 4S")) == 0
 
 
+def test_with_take_slack_passes_a_meld_that_cuts_less_than_the_stock_is_expected_to():
+    """8C melds (a set with 8H 8S, or 8S stays loose by the 7H 8H 9H run) but leaves 41
+    deadwood; a stock draw is expected to leave about 38, so with TAKE_SLACK 0 it draws.  With
+    TAKE_SLACK 1000 any meld that lowers the deadwood is taken."""
+    hand = "2C 5C KC 5D 3H 7H 8H 9H 8S JS"  # deadwood 43
+    view = _view(top="8C", pile="TD 2S")
+    slack = expert.PARAMS[:16] + (0.0,) + expert.PARAMS[17:]
+    assert expert.expert_play(L.K_DRAW, 0, np.uint64(parse_hand(hand)), view,
+                              np.zeros(1, np.uint64), slack) == 0
+    any_meld = expert.PARAMS[:16] + (1000.0,) + expert.PARAMS[17:]
+    assert expert.expert_play(L.K_DRAW, 0, np.uint64(parse_hand(hand)), view,
+                              np.zeros(1, np.uint64), any_meld) == 1
+
+
 def test_takes_a_card_that_lets_it_knock_at_once():
     hand = "7H 8H 9H AC 2C 3C 4D 5D 6D KS"  # deadwood 10 (KS)
     assert _ask(L.K_DRAW, hand, _view(top="AS", pile="2S 4S")) == 1  # KS goes: deadwood 1

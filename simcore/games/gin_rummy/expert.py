@@ -29,8 +29,10 @@ the chance that the draw lets the seat knock: it keeps the cards that get it to 
 soonest (about 2 hands in 100 against OpenSpiel's simple gin bot; docs/games/gin_rummy.md,
 *Strength*, with its cost in speed).
 
-**Taking.**  The top card is taken when it melds in the hand and lowers the deadwood, when it
-cuts the deadwood by ``TAKE_GAIN`` or more, or when it lets the seat knock at once.
+**Taking.**  The top card is taken when it lets the seat knock at once; a card that melds in
+the hand, when it lowers the deadwood (with ``TAKE_SLACK`` below 1000: only when it leaves no
+more than the deadwood a stock draw is expected to, ``_outlook``, plus that slack); a card
+that melds with nothing, when it cuts the deadwood by ``TAKE_GAIN`` or more.
 
 **Knock timing.**  The seat knocks when its deadwood is at most a threshold: the rule's limit
 less ``PICK_COST`` per card the opponent took from the pile and holds (its melds firm up, the
@@ -101,7 +103,10 @@ from simcore.games.gin_rummy.layout import (
 #   LOOK_N        at most this many of the best-scoring discards get the look ahead (speed)
 #   LOOK_DW       no look ahead while the best discard keeps more deadwood (early in a hand the
 #                 next draw cannot bring a knock, and the look ahead costs the most there)
-PARAMS = (5.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.0, 20.0, 2.0, 0.5, 8.0, 0.5, 3.0, 3.0, 1000.0)
+#   TAKE_SLACK    a pile card that melds is taken only if the deadwood it leaves is at most the
+#                 deadwood expected after a stock draw plus this (1000: any meld that lowers it)
+PARAMS = (5.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.0, 20.0, 2.0, 0.5, 8.0, 0.5, 3.0, 3.0, 1000.0,
+          1000.0)
 
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
@@ -132,6 +137,15 @@ def _last_discard(view):
 
 
 @nb.njit(inline="always", cache=True)
+def _unseen(h, view):
+    """The cards the seat with hand h (sequence order) cannot see: not its own, not in the
+    pile, not taken by the opponent from it."""
+    pile = to_sequence(np.uint64(view[V_PILE]), True)
+    known = to_sequence(np.uint64(view[V_OPP_PICKS]), True)
+    return _ALL & ~h & ~pile & ~known
+
+
+@nb.njit(inline="always", cache=True)
 def _reading(hand, view, params):
     """(known, unseen, likely, unlikely, high, p): the opponent's known cards, the cards this
     seat cannot see, the unseen cards made likelier / less likely by the opponent's picks and
@@ -142,7 +156,7 @@ def _reading(hand, view, params):
     known = to_sequence(np.uint64(view[V_OPP_PICKS]), True)
     thrown = to_sequence(np.uint64(view[V_OPP_DISCARDS]), True)
     passed = pile & ~thrown  # this seat's discards (and the upcard) the opponent let lie
-    unseen = _ALL & ~h & ~pile & ~known
+    unseen = _unseen(h, view)
     hidden = max(10 - popcount(known), 0)
     n = popcount(unseen)
     p = hidden / n if n > 0 else 0.0
@@ -394,7 +408,10 @@ def _take(hand, view, params):
     if after <= knock_threshold(view, params) and after < now:
         return 1
     if meldable(h | t) & t and after < now:
-        return 1
+        if params[16] >= 1000:
+            return 1
+        e, _ = _outlook(h, _unseen(h, view), view[V_KNOCK_LIMIT], now)
+        return 1 if after <= e + params[16] else 0
     return 1 if now - after >= params[2] else 0
 
 
