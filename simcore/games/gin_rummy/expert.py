@@ -27,12 +27,16 @@ are compared by the deadwood expected after the next stock draw (every unseen ca
 likely, the best card then discarded) instead of the deadwood kept, less ``KNOCK_CHANCE`` x
 the chance that the draw lets the seat knock: it keeps the cards that get it to a knock
 soonest (about 2 hands in 100 against OpenSpiel's simple gin bot; docs/games/gin_rummy.md,
-*Strength*, with its cost in speed).
+*Strength*, with its cost in speed).  The draws are valued exactly but cheaply: cards that
+meld with nothing in the hand and cards that only make a set (one value per rank) are not
+searched one by one, and the best discard after a melding draw is searched only among the
+cards whose value can beat dropping the highest loose one.
 
 **Taking.**  The top card is taken when it lets the seat knock at once; a card that melds in
-the hand, when it lowers the deadwood (with ``TAKE_SLACK`` below 1000: only when it leaves no
-more than the deadwood a stock draw is expected to, ``_outlook``, plus that slack); a card
-that melds with nothing, when it cuts the deadwood by ``TAKE_GAIN`` or more.
+the hand, when it lowers the deadwood and leaves no more than the deadwood a stock draw is
+expected to leave (``_outlook``) plus ``TAKE_SLACK`` (0; 1000: whenever it lowers the
+deadwood); a card that melds with nothing, when it cuts the deadwood by ``TAKE_GAIN`` or
+more.
 
 **Knock timing.**  The seat knocks when its deadwood is at most a threshold: the rule's limit
 less ``PICK_COST`` per card the opponent took from the pile and holds (its melds firm up, the
@@ -89,8 +93,8 @@ from simcore.games.gin_rummy.layout import (
 #   KNOCK_SLOPE   threshold points lost per turn after that
 #   PICK_COST     threshold points lost per card the opponent took from the pile and holds
 #   KNOCK_FLOOR   the threshold never falls below this (a deadwood this low always knocks)
-#   LOOK_WEIGHT   weight of the deadwood expected after the next stock draw (0: no look ahead,
-#                 the default: 1 wins a few more hands but is about 15x slower a discard)
+#   LOOK_WEIGHT   weight of the deadwood expected after the next stock draw (0: no look ahead;
+#                 its gain and cost: docs/games/gin_rummy.md, Strength)
 #   KNOCK_CHANCE  points a discard earns per unit of chance that the next draw lets it knock
 #   LOOK_MARGIN   only discards scoring within this of the best get the look ahead (speed)
 #   HIGH_HELD     factor on the chance that an unseen card ranked above the opponent's last
@@ -105,8 +109,8 @@ from simcore.games.gin_rummy.layout import (
 #                 next draw cannot bring a knock, and the look ahead costs the most there)
 #   TAKE_SLACK    a pile card that melds is taken only if the deadwood it leaves is at most the
 #                 deadwood expected after a stock draw plus this (1000: any meld that lowers it)
-PARAMS = (5.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.0, 20.0, 2.0, 0.5, 8.0, 0.5, 3.0, 3.0, 1000.0,
-          1000.0)
+PARAMS = (5.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.5, 40.0, 3.0, 0.5, 8.0, 0.5, 3.0, 4.0, 1000.0,
+          0.0)
 
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
