@@ -2774,6 +2774,58 @@ def _enter_points(tab, d):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
+def _trick_decided(tab, d, tlen, leader, mover, target):
+    """Card points, in the middle of a trick: 1 when the trick already goes to the max side
+    for sure (no seat of the other side still to play, ``mover`` and after, can beat its best
+    card) and the points in it make the target; 0 when it goes to the min side for sure and
+    the points left in the hands cannot make it.  -1 otherwise.  The bound goes to F_BOUND,
+    and the result relies on the trick's best card (who holds the cards above it)."""
+    ctx = tab[T_CTX]
+    hands = tab[T_HANDS]
+    stack = tab[T_STACK]
+    start = d - tlen
+    trump = ctx[C_TRUMP]
+    maxi = ctx[C_MAX]
+    w = stack[start]
+    ws = leader
+    seat = leader
+    pts = ctx[C_POINTS + w]
+    for i in range(1, tlen):
+        seat = ctx[C_NEXT + seat]
+        c = stack[start + i]
+        pts += ctx[C_POINTS + c]
+        if _beats(c, w, trump):
+            w = c
+            ws = seat
+    side = (maxi >> ws) & 1
+    if side == 1:
+        if pts < target:
+            return -1
+        bound = pts
+    else:
+        bound = _mask_points(ctx, _union(ctx, hands)) + popcount(hands[leader]) * ctx[C_CONST]
+        if bound >= target:
+            return -1
+    led = stack[start] >> 4
+    wsuit = w >> 4
+    above = ~((_bit(w) << np.uint64(1)) - np.uint64(1)) & _suit_bits(wsuit)
+    seat = mover
+    for _ in range(ctx[C_NACTIVE] - tlen):
+        if ((maxi >> seat) & 1) != side:
+            h = hands[seat]
+            if h & _suit_bits(led):  # follows: beats w only above it in w's suit
+                if wsuit == led and (h & above):
+                    return -1
+            elif trump >= 0 and (h & _suit_bits(trump)):  # may ruff or overruff
+                if wsuit != trump or (h & above):
+                    return -1
+        seat = ctx[C_NEXT + seat]
+    tab[T_FRAMES][d][F_BOUND] = bound
+    tab[T_RELEVANT][d] = _bit(w)
+    return side
+
+
+@nb.njit(inline="always", cache=True, _nrt=False)
 def _enter(tab, d, points):
     """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
     relied on in relevant[d]), or -1 after generating its moves."""
@@ -2853,7 +2905,7 @@ def _enter(tab, d, points):
             return r
         mover = leader
     else:
-        if _nil_seat(ctx) >= 0:
+        if not points and _nil_seat(ctx) >= 0:
             r, rq = _nil_mid(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, _nil_seat(ctx),
                              target)
             if r >= 0:
@@ -2862,6 +2914,10 @@ def _enter(tab, d, points):
         mover = leader
         for _ in range(tlen):
             mover = ctx[C_NEXT + mover]
+        if points and ctx[C_QUICK_POINTS]:
+            r = _trick_decided(tab, d, tlen, leader, mover, target)
+            if r >= 0:
+                return r
         if tlen == 1 and ctx[C_QUICK] and ctx[C_NACTIVE] == 4:
             r = _second_hand_cut(tab, d, leader, mover, target)
             if r >= 0:
