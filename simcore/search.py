@@ -2777,9 +2777,11 @@ def _enter_points(tab, d):
 def _trick_decided(tab, d, tlen, leader, mover, target):
     """Card points, in the middle of a trick: 1 when the trick already goes to the max side
     for sure (no seat of the other side still to play, ``mover`` and after, can beat its best
-    card) and the points in it make the target; 0 when it goes to the min side for sure and
-    the points left in the hands cannot make it.  -1 otherwise.  The bound goes to F_BOUND,
-    and the result relies on the trick's best card (who holds the cards above it)."""
+    card) and the points in it, with the least each seat still to play must add (a card of
+    the suit led while it holds one), make the target; 0 when it goes to the min side for sure
+    and the points left in the hands, less those the trick takes, cannot make it.  -1
+    otherwise.  The bound goes to F_BOUND; the result relies on the trick's best card (who
+    holds the cards above it) and on the points each seat holds by suit (K_COUNTS)."""
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
     stack = tab[T_STACK]
@@ -2798,31 +2800,48 @@ def _trick_decided(tab, d, tlen, leader, mover, target):
             w = c
             ws = seat
     side = (maxi >> ws) & 1
-    if side == 1:
-        if pts < target:
-            return -1
-        bound = pts
-    else:
-        bound = _mask_points(ctx, _union(ctx, hands)) + popcount(hands[leader]) * ctx[C_CONST]
-        if bound >= target:
-            return -1
     led = stack[start] >> 4
     wsuit = w >> 4
     above = ~((_bit(w) << np.uint64(1)) - np.uint64(1)) & _suit_bits(wsuit)
+    forced = 0  # the least points the seats still to play add
     seat = mover
     for _ in range(ctx[C_NACTIVE] - tlen):
+        h = hands[seat]
+        follows = (h & _suit_bits(led)) != 0
         if ((maxi >> seat) & 1) != side:
-            h = hands[seat]
-            if h & _suit_bits(led):  # follows: beats w only above it in w's suit
+            if follows:  # beats w only above it in w's suit
                 if wsuit == led and (h & above):
                     return -1
             elif trump >= 0 and (h & _suit_bits(trump)):  # may ruff or overruff
                 if wsuit != trump or (h & above):
                     return -1
+        forced += _least_points(ctx, h & _suit_bits(led) if follows else h)
         seat = ctx[C_NEXT + seat]
+    if side == 1:
+        bound = pts + forced
+        if bound < target:
+            return -1
+    else:
+        bound = _mask_points(ctx, _union(ctx, hands)) - forced + \
+            popcount(hands[leader]) * ctx[C_CONST]
+        if bound >= target:
+            return -1
     tab[T_FRAMES][d][F_BOUND] = bound
     tab[T_RELEVANT][d] = _bit(w)
     return side
+
+
+@nb.njit(inline="always", cache=True)
+def _least_points(ctx, cards):
+    """The least points of one of ``cards`` (0 when some carries none, or for no card)."""
+    if cards == 0 or cards & ~np.uint64(ctx[C_PMASK] | ctx[C_PMASK + 1] | ctx[C_PMASK + 2] | ctx[C_PMASK + 3]):
+        return 0
+    least = 1 << 20
+    while cards:
+        c = lowest_bit(cards)
+        cards &= cards - np.uint64(1)
+        least = min(least, ctx[C_POINTS + c])
+    return least
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
