@@ -2907,7 +2907,7 @@ def _enter(tab, d, points):
         mover = leader
         for _ in range(tlen):
             mover = ctx[C_NEXT + mover]
-        if points and ctx[C_QUICK_POINTS]:
+        if points and tlen > 1 and ctx[C_QUICK_POINTS]:  # (after one card: 1 in 1,000)
             r = _trick_decided(tab, d, tlen, mover, target)
             if r >= 0:
                 return r
