@@ -89,10 +89,7 @@ T_KEYS, T_VALS, T_COUNTERS, T_CTX, T_HANDS, T_STACK, T_MOVES, T_SCORES, T_KEYBUF
 F_TLEN, F_LEADER, F_BROKEN, F_TARGET, F_MOVER, F_MAX, F_N, F_I, F_LO, F_HI, F_KILLER = range(11)
 F_SMALL = 11  # 4 words: per suit, the rank below which the node's remaining moves are skipped
 F_BOUND = F_SMALL + 4  # card points: the node's fail-soft bound of its value (see _search)
-F_WCARD = F_BOUND + 1  # card points, in the middle of a trick: the trick's best card so far,
-F_WSEAT = F_BOUND + 2  # who played it
-F_TPTS = F_BOUND + 3  # and the points in the trick (see _trick_decided)
-F_WORDS = F_BOUND + 4
+F_WORDS = F_BOUND + 1
 ENTER = -2  # _search: the frame is still to be opened by _enter
 # a transposition entry's int32 words
 V_GEN, V_LO, V_HI, V_BEST = range(4)
@@ -2777,48 +2774,6 @@ def _enter_points(tab, d):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def _trick_decided(tab, d, tlen, mover, target):
-    """Card points, in the middle of a trick: 1 when the trick already goes to the max side
-    for sure (no seat of the other side still to play, ``mover`` and after, can beat its best
-    card) and the points in it make the target; 0 when it goes to the min side for sure and
-    the points left in the hands cannot make it.  -1 otherwise.  The bound goes to F_BOUND;
-    the result relies on the trick's best card (who holds the cards above it).  The trick's
-    best card, its seat and points are kept in the frame as cards are played (_search)."""
-    ctx = tab[T_CTX]
-    hands = tab[T_HANDS]
-    f = tab[T_FRAMES][d]
-    maxi = ctx[C_MAX]
-    w = f[F_WCARD]
-    side = (maxi >> f[F_WSEAT]) & 1
-    if side == 1:
-        bound = f[F_TPTS]
-        if bound < target:
-            return -1
-    else:
-        bound = _mask_points(ctx, _union(ctx, hands)) + popcount(hands[f[F_WSEAT]]) * ctx[C_CONST]
-        if bound >= target:
-            return -1
-    trump = ctx[C_TRUMP]
-    led = tab[T_STACK][d - tlen] >> 4
-    wsuit = w >> 4
-    above = ~((_bit(w) << np.uint64(1)) - np.uint64(1)) & _suit_bits(wsuit)
-    seat = mover
-    for _ in range(ctx[C_NACTIVE] - tlen):
-        if ((maxi >> seat) & 1) != side:
-            h = hands[seat]
-            if h & _suit_bits(led):  # follows: beats w only above it in w's suit
-                if wsuit == led and (h & above):
-                    return -1
-            elif trump >= 0 and (h & _suit_bits(trump)):  # may ruff or overruff
-                if wsuit != trump or (h & above):
-                    return -1
-        seat = ctx[C_NEXT + seat]
-    f[F_BOUND] = bound
-    tab[T_RELEVANT][d] = _bit(w)
-    return side
-
-
-@nb.njit(inline="always", cache=True, _nrt=False)
 def _enter(tab, d, points):
     """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
     relied on in relevant[d]), or -1 after generating its moves."""
@@ -2898,7 +2853,7 @@ def _enter(tab, d, points):
             return r
         mover = leader
     else:
-        if not points and _nil_seat(ctx) >= 0:
+        if _nil_seat(ctx) >= 0:
             r, rq = _nil_mid(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, _nil_seat(ctx),
                              target)
             if r >= 0:
@@ -2907,10 +2862,6 @@ def _enter(tab, d, points):
         mover = leader
         for _ in range(tlen):
             mover = ctx[C_NEXT + mover]
-        if points and tlen > 1 and ctx[C_QUICK_POINTS]:  # (after one card: 1 in 1,000)
-            r = _trick_decided(tab, d, tlen, mover, target)
-            if r >= 0:
-                return r
         if tlen == 1 and ctx[C_QUICK] and ctx[C_NACTIVE] == 4:
             r = _second_hand_cut(tab, d, leader, mover, target)
             if r >= 0:
@@ -3002,19 +2953,6 @@ def _search(tab, tlen, leader, broken, target, depth, points):
     f[F_LEADER] = leader
     f[F_BROKEN] = 1 if broken else 0
     f[F_TARGET] = target
-    trump = ctx[C_TRUMP]
-    if points and tlen > 0:  # the trick so far, for _trick_decided
-        f[F_WCARD] = stack[depth - tlen]
-        f[F_WSEAT] = leader
-        f[F_TPTS] = 0
-        seat = leader
-        for i in range(tlen):
-            c = stack[depth - tlen + i]
-            f[F_TPTS] += ctx[C_POINTS + c]
-            if i > 0 and _beats(c, f[F_WCARD], trump):
-                f[F_WCARD] = c
-                f[F_WSEAT] = seat
-            seat = ctx[C_NEXT + seat]
     r = ENTER  # one call site of _enter, which is inlined (a call passed the whole table)
     while True:
         if r == ENTER:
@@ -3057,14 +2995,6 @@ def _search(tab, tlen, leader, broken, target, depth, points):
                 g[F_TLEN] = f[F_TLEN] + 1
                 g[F_LEADER] = f[F_LEADER]
                 g[F_TARGET] = f[F_TARGET]
-                if points:  # the trick so far, for _trick_decided
-                    if f[F_TLEN] == 0 or _beats(c, f[F_WCARD], trump):
-                        g[F_WCARD] = c
-                        g[F_WSEAT] = f[F_MOVER]
-                    else:
-                        g[F_WCARD] = f[F_WCARD]
-                        g[F_WSEAT] = f[F_WSEAT]
-                    g[F_TPTS] = ctx[C_POINTS + c] + (f[F_TPTS] if f[F_TLEN] else 0)
             d += 1
             r = ENTER
         else:  # frame d is decided: r; hand it to its parent
