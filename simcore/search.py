@@ -53,6 +53,11 @@ LOW_TRUMP_LEAD = 1000  # card points (Trump Friend): a low trump is led before l
 # (after masters and leads to the partner or its ruff).  Session 14, the bench's 100 Trump Friend
 # full-deal calls: 4,873,679 -> 4,191,785 nodes mean (+40, just above the low side cards:
 # 4,467,208; +1600, before the partner's ruff: 4,266,486)
+LOW_TRUMP_LEAD_BEHIND = 2000  # ... and before the partner's master and ruff while the other
+# side holds the top trump (session 15; see docs/solving.md "Trump Friend in session 15")
+TRUMP_MASTER_LEAD = -2000  # card points: a master trump is cashed after the side masters
+KILLER_LEAD = 3000  # card points: the last cut-off lead at this depth goes first after the
+# table's best (was 1200: after the masters)
 
 # ---------------------------------------------------------------- the context (int64 vector)
 C_NSEATS = 0
@@ -1907,8 +1912,11 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
     with the cheapest card that does, or duck with the lowest when the trick already goes the
     mover's way (in a points game, throw points to a winning partner and keep them from a
     losing trick), then the lowest others.  Leading: cash a master the opponents cannot ruff,
-    lead low to the partner's master, else low.  ``best`` (the table's remembered best card, or
-    -1) goes first.
+    lead low to the partner's master, else low.  With card points (Trump Friend) a master
+    trump waits for the side masters, a low trump comes before low side cards (before the
+    partner's master too while the other side holds the top trump), and the depth's last
+    cut-off lead (``killer``) comes before the masters.  ``best`` (the table's remembered best
+    card, or -1) goes first.
     """
     h = hands[mover]
     legal = _legal(ctx, hands, stack, start, tlen, mover, broken)
@@ -1982,6 +1990,8 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
             can_ruff = (ruffable >> s) & 1
             if (above & ~h) == 0:  # c cashes the top of the suit
                 sc = 6000 - 3000 * can_ruff + 10 * pts
+                if s == trump and haspts:
+                    sc += TRUMP_MASTER_LEAD
             elif not can_ruff and (above & partner_cards) \
                     and highest_bit(above) == highest_bit(above & partner_cards):
                 sc = 5000 - strength  # low to the partner's master
@@ -1990,9 +2000,14 @@ def _gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, sco
             else:
                 sc = 3000 - strength - 40 * pts  # low, keeping the point cards back
                 if s == trump and haspts:
-                    sc += LOW_TRUMP_LEAD
+                    top = highest_bit(u & _suit_bits(trump))
+                    ahead = False  # does the mover's side hold the top trump?
+                    for t in range(ctx[C_NSEATS]):
+                        if (hands[t] >> np.uint64(top)) & np.uint64(1):
+                            ahead = ((maxi >> t) & 1) == mover_max
+                    sc += LOW_TRUMP_LEAD if ahead else LOW_TRUMP_LEAD_BEHIND
             if c == killer and haspts:
-                sc += 1200  # the last cut-off lead at this depth, after the table's best
+                sc += KILLER_LEAD  # the last cut-off lead at this depth, after the table's best
         else:
             wins = _beats(c, w, trump)
             winner = mover if wins else ws
