@@ -36,8 +36,8 @@ two draws (``_two_draws``): a first draw that lets it knock counts 1; one that m
 nothing and does not, the one-draw knock chance again; one that melds and does not, the
 one-draw knock chance of the hand it leaves, searched only while that hand keeps at most
 ``LOOK2_CUT`` deadwood (0 above it; the default 10, the usual knock limit, never searches:
-searching up to 12-25 won 0.0-0.05 percentage points more of the hands against OpenSpiel's
-simple bot and cost a third of the speed; docs/games/gin_rummy.md, Session 15).
+searching up to 12-25 won -0.01 to +0.05 percentage points more of the hands against OpenSpiel's
+simple bot and cost a quarter or more of the speed; docs/games/gin_rummy.md, Session 15).
 
 **Taking.**  The top card is taken when it lets the seat knock at once; a card that melds in
 the hand, when it lowers the deadwood and leaves no more than the deadwood a stock draw is
