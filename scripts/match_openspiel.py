@@ -6,7 +6,7 @@
     .venv/bin/python scripts/match_openspiel.py agree --hands 1000   # vs simcore's engine
     .venv/bin/python scripts/match_openspiel.py agree --hands 1000 --search-hands 400  # + pimc, dd
     .venv/bin/python scripts/match_openspiel.py ismcts --on euchre --sims 1000 --hands 1000
-    .venv/bin/python scripts/match_openspiel.py gin --hands 2000 --params 5,0.6,7,6,1,2,1,1,10,4,1,0,1,0,11,1000,1000
+    .venv/bin/python scripts/match_openspiel.py gin --hands 2000 --params 5,0.6,7,6,1,2,1,1,10,4,1,0,1,0,11,1000,1000,0,10,1000
 
 Gin: simcore's ``expert`` and ``heuristic`` against ``pyspiel.make_simple_gin_rummy_bot``.
 Euchre and Spades: simcore's ``heuristic`` partnership against uniform random bots (and, with
