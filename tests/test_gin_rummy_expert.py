@@ -287,12 +287,10 @@ def _outlook_mismatches(hands, unseens, limits):
     return bad
 
 
-def test_outlook_equals_the_plain_draw_by_draw_search():
-    """The outlook's shortcuts (one value per rank for draws that only make a set, the
-    discard search cut by the deadwood bound) give exactly the plain values: 6,000 hands
-    drawn from 20 to 52 cards (few cards: dense melds), random unseen sets and limits."""
-    rng = np.random.default_rng(14)
-    n = 6000
+def _random_positions(seed, n):
+    """n 10-card hands drawn from 20 to 52 cards (few cards: dense melds), each with a random
+    unseen set (80% of the cards left) and a knock limit 0-10."""
+    rng = np.random.default_rng(seed)
     hands, unseens = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
     for i in range(n):
         pool = rng.permutation(52)[:rng.integers(20, 53)]
@@ -301,8 +299,14 @@ def test_outlook_equals_the_plain_draw_by_draw_search():
         rest = cards[10:]
         unseens[i] = sum((np.uint64(1) << np.uint64(c) for c in rest[rng.random(len(rest)) < 0.8]),
                          np.uint64(0))
-    limits = rng.integers(0, 11, n)
-    assert _outlook_mismatches(hands, unseens, limits) == 0
+    return hands, unseens, rng.integers(0, 11, n)
+
+
+def test_outlook_equals_the_plain_draw_by_draw_search():
+    """The outlook's shortcuts (one value per rank for draws that only make a set, the
+    discard search cut by the deadwood bound) give exactly the plain values: 6,000 hands
+    drawn from 20 to 52 cards (few cards: dense melds), random unseen sets and limits."""
+    assert _outlook_mismatches(*_random_positions(14, 6000)) == 0
 
 
 def test_a_fixed_knock_decision_overrides_the_timing():
@@ -438,16 +442,5 @@ def test_two_draw_knock_chance_equals_the_plain_search():
     draw-by-draw search, and its two-draw chance lies within the plain search's range over
     the minimum-deadwood discards after the first draw (equal where that discard is unique):
     3,000 random hands from 20 to 52 cards, random unseen sets and limits."""
-    rng = np.random.default_rng(15)
-    n = 3000
-    hands, unseens = np.zeros(n, np.uint64), np.zeros(n, np.uint64)
-    for i in range(n):
-        pool = rng.permutation(52)[:rng.integers(20, 53)]
-        cards = rng.permutation(pool)
-        hands[i] = sum(np.uint64(1) << np.uint64(c) for c in cards[:10])
-        rest = cards[10:]
-        unseens[i] = sum((np.uint64(1) << np.uint64(c) for c in rest[rng.random(len(rest)) < 0.8]),
-                         np.uint64(0))
-    limits = rng.integers(0, 11, n)
-    assert _two_draw_mismatches(hands, unseens, limits) == 0
+    assert _two_draw_mismatches(*_random_positions(15, 3000)) == 0
 
