@@ -21,7 +21,8 @@ What makes it fast, after DDS (Haglund's published algorithm):
 * one card per run of equivalent cards (adjacent among the cards still in play, same holder, same
   points): playing either gives the same value;
 * move ordering by cheap heuristics (win cheaply, duck low, cash masters, lead to partner's
-  master) plus the table's remembered best lead;
+  master) plus the table's remembered best lead and, counting card points, a *cut-move memory*
+  (the last card that settled a node with the same trick so far and the same hand to play);
 * quick tricks: the leader's sure winners bound the value before any search.
 
 The search's inner functions are compiled with ``_nrt=False`` (no reference counting): they
@@ -60,6 +61,8 @@ KILLER_LEAD = 3000  # card points: the last cut-off lead at this depth goes firs
 # table's best (was 1200: after the masters)
 
 # ---------------------------------------------------------------- the context (int64 vector)
+MEMO_SERIALS = (1 << 20) - 1  # a memory entry: card (6 bits), solve serial (20), hash tag (38)
+
 C_NSEATS = 0
 C_NACTIVE = 1
 C_TRUMP = 2  # suit 0-3, or -1 for no trump
@@ -90,15 +93,17 @@ N_QUICK_CUTS = 11  # ... that settled the node
 N_ABORTED = 12  # 1 when the last solve ran out of its node budget
 N_EVICT = 13  # stores that overwrote a live entry of the same solve
 N_SEARCHES = 14  # boolean searches (thresholds tried)
+N_SERIAL = 15  # solves set up on this table, modulo 2**20: the cut-move memory's generation
 
 # the table tuple, by position
 T_KEYS, T_VALS, T_COUNTERS, T_CTX, T_HANDS, T_STACK, T_MOVES, T_SCORES, T_KEYBUF, T_SCRATCH, \
-    T_FRAMES, T_RELEVANT, T_EQUIV, T_TAGS, T_FILL = range(15)
+    T_FRAMES, T_RELEVANT, T_EQUIV, T_TAGS, T_FILL, T_CUTS = range(16)
 # a search frame's int64 words (one frame per card played from the root)
 F_TLEN, F_LEADER, F_BROKEN, F_TARGET, F_MOVER, F_MAX, F_N, F_I, F_LO, F_HI, F_KILLER = range(11)
 F_SMALL = 11  # 4 words: per suit, the rank below which the node's remaining moves are skipped
 F_BOUND = F_SMALL + 4  # card points: the node's fail-soft bound of its value (see _search)
-F_WORDS = F_BOUND + 1
+F_MEMO = F_BOUND + 1  # card points: the trick so far and its leader, hashed (see _memo_slot)
+F_WORDS = F_MEMO + 1
 ENTER = -2  # _search: the frame is still to be opened by _enter
 # a transposition entry's int32 words
 V_GEN, V_LO, V_HI, V_BEST = range(4)
@@ -106,8 +111,12 @@ V_SIEVE = V_GEN  # the word once held the generation (never read: the tags carry
 # entry's sieve (see _sieve)
 
 
-def new_tables(n: int = 1, log2_size: int = DEFAULT_BITS):
-    """``n`` solver tables (for ``n`` threads or blocks), as one tuple of arrays with leading dim n."""
+def new_tables(n: int = 1, log2_size: int = DEFAULT_BITS, cut_memory: bool = False):
+    """``n`` solver tables (for ``n`` threads or blocks), as one tuple of arrays with leading dim n.
+
+    ``cut_memory``: card-point searches also order moves by the cut-move memory (``_memo_slot``;
+    8 bytes an entry, as many entries as the table).  Off, its array has one entry and the node
+    counts are those of the search without it (the search policies' budgeted solves keep them)."""
     size = 1 << log2_size
     return (
         np.zeros((n, size, KEY_WORDS), np.uint64),
@@ -125,6 +134,7 @@ def new_tables(n: int = 1, log2_size: int = DEFAULT_BITS):
         np.zeros((n, MAX_DEPTH), np.uint64),
         np.zeros((n, size), np.uint64),  # each entry's hash and generation, probed first
         np.zeros((n, max(size // BUCKET, 1)), np.int64),  # per bucket: generation * 256 + entries
+        np.zeros((n, size if cut_memory else 1), np.uint64),  # the cut-move memory
     )
 
 
@@ -133,7 +143,7 @@ def table_of(tables, i):
     """Table ``i`` of :func:`new_tables` (views, no copy)."""
     return (tables[0][i], tables[1][i], tables[2][i], tables[3][i], tables[4][i], tables[5][i],
             tables[6][i], tables[7][i], tables[8][i], tables[9][i], tables[10][i], tables[11][i],
-            tables[12][i], tables[13][i], tables[14][i])
+            tables[12][i], tables[13][i], tables[14][i], tables[15][i])
 
 
 @nb.njit(cache=True)
@@ -222,8 +232,12 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
         tab[T_FILL][:] = 0
         counters[N_GEN] = 1
     counters[N_NODES] = 0
-    for i in range(2, 16):
+    for i in range(2, 15):
         counters[i] = 0
+    counters[N_SERIAL] = (counters[N_SERIAL] + 1) & MEMO_SERIALS
+    if counters[N_SERIAL] == 0:  # wrapped: clear the memory once in 2**20 solves
+        tab[T_CUTS][:] = 0
+        counters[N_SERIAL] = 1
     for s in range(5):
         tab[T_HANDS][s] = 0
     for d in range(MAX_DEPTH):  # no move ordering carries over: node counts never depend on history
@@ -2794,6 +2808,39 @@ def _enter_points(tab, d):
     return -1, best
 
 
+@nb.njit(inline="always", cache=True)
+def _mix(x):
+    """A 64-bit finaliser (MurmurHash3's fmix64)."""
+    x ^= x >> np.uint64(33)
+    x *= np.uint64(0xFF51AFD7ED558CCD)
+    x ^= x >> np.uint64(33)
+    x *= np.uint64(0xC4CEB9FE1A85EC53)
+    return x ^ (x >> np.uint64(33))
+
+
+@nb.njit(inline="always", cache=True)
+def _memo_played(m, c, k):
+    """F_MEMO after card c is played at place k of the trick."""
+    return np.int64(np.uint64(m) ^ _mix(np.uint64((c << 3) + k + 1) * np.uint64(0x9E3779B97F4A7C15)))
+
+
+@nb.njit(inline="always", cache=True)
+def _memo_slot(tab, d, mover):
+    """The cut-move memory's slot of node d and the entry it should hold, less the card.
+
+    The memory is a killer move keyed more narrowly than by depth: by the trick so far (its
+    leader and the cards played into it, frame d's F_MEMO) and the mover's whole hand, but not
+    the other hands.  The card that last settled a node of that key is likely to settle the
+    next one (a sibling line one trick up, or the same trick under another threshold); it is
+    tried first when the table remembers no best card.  Only the move order depends on it, so
+    values never do; entries carry the solve's serial, so node counts do not depend on
+    earlier solves on the table either."""
+    h = np.uint64(tab[T_FRAMES][d][F_MEMO]) ^ _mix(tab[T_HANDS][mover] + np.uint64(0x2545F4914F6CDD1D))
+    slot = h & np.uint64(tab[T_CUTS].shape[0] - 1)
+    tag = (h & ~np.uint64((1 << 26) - 1)) | (np.uint64(tab[T_COUNTERS][N_SERIAL]) << np.uint64(6))
+    return slot, tag
+
+
 @nb.njit(inline="always", cache=True, _nrt=False)
 def _enter(tab, d, points):
     """Open the node of frame d: a result from bounds or the table (0/1, with the cards it
@@ -2890,6 +2937,13 @@ def _enter(tab, d, points):
     f[F_MOVER] = mover
     f[F_MAX] = (ctx[C_MAX] >> mover) & 1
     f[F_BOUND] = -1 if f[F_MAX] else 1 << 20  # card points: the best bound of the moves tried
+    if points and tab[T_CUTS].shape[0] > 1:
+        if tlen == 0:
+            f[F_MEMO] = np.int64(_mix(np.uint64(leader + 1)))
+        slot, tag = _memo_slot(tab, d, mover)
+        e = tab[T_CUTS][slot]
+        if best < 0 and (e & ~np.uint64(63)) == tag:
+            best = np.int64(e & np.uint64(63))
     n, equiv = _gen_moves(ctx, hands, tab[T_STACK], d - tlen, tlen, leader, broken, mover,
                           tab[T_MOVES][d], tab[T_SCORES][d], best, f[F_KILLER], points)
     f[F_N] = n
@@ -2974,6 +3028,11 @@ def _search(tab, tlen, leader, broken, target, depth, points):
     f[F_LEADER] = leader
     f[F_BROKEN] = 1 if broken else 0
     f[F_TARGET] = target
+    if points:  # a root in the middle of a trick: the cut-move memory's key of its trick
+        m = np.int64(_mix(np.uint64(leader + 1)))
+        for k in range(tlen):
+            m = _memo_played(m, stack[d - tlen + k], k)
+        f[F_MEMO] = m
     r = ENTER  # one call site of _enter, which is inlined (a call passed the whole table)
     while True:
         if r == ENTER:
@@ -3016,6 +3075,8 @@ def _search(tab, tlen, leader, broken, target, depth, points):
                 g[F_TLEN] = f[F_TLEN] + 1
                 g[F_LEADER] = f[F_LEADER]
                 g[F_TARGET] = f[F_TARGET]
+                if points:
+                    g[F_MEMO] = _memo_played(f[F_MEMO], c, f[F_TLEN])
             d += 1
             r = ENTER
         else:  # frame d is decided: r; hand it to its parent
@@ -3035,6 +3096,9 @@ def _search(tab, tlen, leader, broken, target, depth, points):
                 relevant[d] = child
                 f[F_KILLER] = c
                 f[F_BOUND] = bound
+                if points and tab[T_CUTS].shape[0] > 1:
+                    slot, tag = _memo_slot(tab, d, f[F_MOVER])
+                    tab[T_CUTS][slot] = tag | np.uint64(c)
                 if f[F_TLEN] == 0:
                     _store(tab, d, r, bound + 1 - r if soft else f[F_TARGET],
                            _rel_card(hands, ctx, c), child)

@@ -17,7 +17,8 @@ from simcore.games.trump_friend.layout import NO_TRUMP, TO_PUBLIC
 
 TABLE_BITS = 18  # the pimc kernels' tables (one per search policy's solve loop)
 # Single solves (``simcore.solve``, the DD-table kernel of ``simcore solve trump-friend``, one
-# table per thread, and scripts/bench_solve.py): 2**20 entries, 109 MiB a table.  A full deal
+# table per thread, and scripts/bench_solve.py): 2**20 entries, 117 MiB a table (8 of them the
+# cut-move memory).  A full deal
 # stores many times 2**18 entries: on the bench's 100 full-deal calls 5.60M nodes mean at 2**18,
 # 4.99M at 2**20 (session 13; session 12 measured 4.91M at 2**22, not worth 436 MiB a table).
 SOLVE_TABLE_BITS = 20
@@ -37,7 +38,9 @@ POINTS = _points()
 
 
 def new_tables(n: int = 1, log2_size: int = SOLVE_TABLE_BITS):
-    return search.new_tables(n, log2_size)
+    """Tables for single exact solves: with the cut-move memory (see simcore.search.new_tables;
+    the pimc kernels allocate theirs without it, so their budgeted solves are unchanged)."""
+    return search.new_tables(n, log2_size, True)
 
 
 @nb.njit(cache=True)

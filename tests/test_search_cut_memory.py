@@ -1,0 +1,85 @@
+"""The cut-move memory (simcore.search._memo_slot) orders moves only: Trump Friend solves with
+and without it give the same values on random positions (trick boundaries and partial tricks),
+and with it a solve searches the same nodes whatever the table solved before."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from simcore import search
+from simcore.games.trump_friend import solver as tf
+
+BITS = 14
+
+
+def _random_position(rng: random.Random, per_seat: int):
+    """Five hands of ``per_seat`` public cards, a trick of 0-3 cards played legally from them
+    (the leader any card, the others following suit when they can), trump 0-4, a team."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [deck[per_seat * i:per_seat * (i + 1)] for i in range(5)]
+    leader = rng.randrange(5)
+    trick = []
+    for k in range(rng.randrange(4)):
+        seat = (leader + k) % 5
+        cards = hands[seat]
+        if trick:
+            suit = [c for c in cards if c // 13 == trick[0] // 13]
+            cards = suit or cards
+        c = rng.choice(cards)
+        hands[seat].remove(c)
+        trick.append(c)
+    declarer = rng.randrange(5)
+    team = 1 << declarer
+    if rng.random() < 0.6:
+        team |= 1 << rng.choice([s for s in range(5) if s != declarer])
+    masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
+    tr = np.zeros(5, np.int64)
+    tr[:len(trick)] = trick
+    return masks, leader, tr, len(trick), rng.randrange(5), team
+
+
+def _solve(tab, position):
+    masks, leader, trick, tlen, trump, team = position
+    v = tf.solve_value(masks, leader, trick, tlen, trump, team, tab)
+    return int(v), int(search.nodes(tab))
+
+
+@pytest.fixture(scope="module")
+def positions():
+    rng = random.Random(16)
+    return [_random_position(rng, rng.choice((4, 5, 6))) for _ in range(120)]
+
+
+def test_values_are_the_same_with_and_without_the_memory(positions):
+    plain = search.table_of(search.new_tables(1, BITS), 0)
+    memo = search.table_of(search.new_tables(1, BITS, True), 0)
+    assert plain[search.T_CUTS].shape[0] == 1 and memo[search.T_CUTS].shape[0] == 1 << BITS
+    fewer = 0
+    for p in positions:
+        v0, n0 = _solve(plain, p)
+        v1, n1 = _solve(memo, p)
+        assert v1 == v0, p
+        fewer += n1 < n0
+    assert fewer > 0  # the memory is used: some solve searches fewer nodes with it
+
+
+def test_node_counts_do_not_depend_on_earlier_solves(positions):
+    fresh = [_solve(search.table_of(search.new_tables(1, BITS, True), 0), p) for p in positions[:40]]
+    tab = search.table_of(search.new_tables(1, BITS, True), 0)
+    for p in positions[40:]:  # other solves first, leaving their entries in the memory
+        _solve(tab, p)
+    again = [_solve(tab, p) for p in positions[:40]]
+    assert again == fresh
+
+
+def test_the_memory_clears_when_its_solve_serial_wraps(positions):
+    tab = search.table_of(search.new_tables(1, BITS, True), 0)
+    first = _solve(tab, positions[0])
+    _solve(tab, positions[1])
+    tab[search.T_COUNTERS][search.N_SERIAL] = search.MEMO_SERIALS  # the next solve wraps to 0
+    assert _solve(tab, positions[0]) == first
+    assert tab[search.T_COUNTERS][search.N_SERIAL] == 1
