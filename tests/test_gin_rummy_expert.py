@@ -444,3 +444,143 @@ def test_two_draw_knock_chance_equals_the_plain_search():
     3,000 random hands from 20 to 52 cards, random unseen sets and limits."""
     assert _two_draw_mismatches(*_random_positions(15, 3000)) == 0
 
+
+
+# ---------------------------------------------------------------- the sampled reading (off by default)
+
+
+def _seq_dw(s):
+    return int(min_deadwood_seq(np.uint64(s), GIN_PLANES))
+
+
+def _seq_value(c):
+    return min(c % 13 + 1, 10)
+
+
+def _os_key(c):
+    """OpenSpiel's rank order of sequence card c, from the match script's public-card key."""
+    import importlib.util
+    from pathlib import Path
+    global _MATCH
+    if "_MATCH" not in globals():
+        path = Path(__file__).resolve().parents[1] / "scripts" / "match_gin_openspiel.py"
+        spec = importlib.util.spec_from_file_location("_match_gin_for_tests", path)
+        _MATCH = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_MATCH)
+    from simcore.melds import from_sequence
+    return int(_MATCH._os_rank_key(lowest_bit(from_sequence(np.uint64(1 << c), True))))
+
+
+def _cards(s):
+    return [c for c in range(52) if s >> c & 1]
+
+
+def _plain_bot_discards(full, d, limit):
+    """The simple bot, holding the 11 sequence cards full, throws d and does not knock."""
+    dw = _seq_dw(full)
+    free = [c for c in _cards(full) if _seq_dw(full & ~(1 << c)) == dw - _seq_value(c)]
+    return bool(free) and max(free, key=_os_key) == d and _seq_dw(full & ~(1 << d)) > limit
+
+
+def _plain_takes(h, c, limit):
+    """(the simple bot holding the 10 sequence cards h takes c, and can knock after it)."""
+    hc = h | 1 << c
+    knock = min(_seq_dw(hc & ~(1 << e)) for e in _cards(hc)) <= limit
+    return _seq_dw(h) != _seq_dw(hc) - _seq_value(c) or knock, knock
+
+
+def _plain_sampled(h, known, unseen, d, x, limit, cand):
+    """By enumeration of every hidden hand: (the chance that a uniform hidden hand with a
+    uniform stock draw obeys the facts, and for each card of cand the share of those hands
+    that take it: any take, and a take that lets it knock)."""
+    from itertools import combinations
+    hidden = 10 - bin(known).count("1")
+    mass, total = 0.0, 0
+    takes = {c: [0.0, 0.0] for c in cand}
+    for sub in combinations(_cards(unseen), hidden):
+        total += 1
+        s = known | sum(1 << c for c in sub)
+        if known & ~int(meldable(np.uint64(s))):
+            continue
+        full = s | 1 << d
+        if not _plain_bot_discards(full, d, limit):
+            continue
+        free = _cards(full & ~known)
+        keep = sum(not _plain_takes(full & ~(1 << f), x, limit)[0] for f in free) / len(free)
+        mass += keep
+        for c in cand:
+            t, k = _plain_takes(s, c, limit)
+            takes[c][0] += keep * t
+            takes[c][1] += keep * (t and k)
+    return mass / total, {c: (a / mass, b / mass) for c, (a, b) in takes.items()} if mass else {}
+
+
+def _small_sampler_cases(seed, want):
+    """Seat-0 discard views where only hidden + 3 cards are unseen (the rest in the pile), the
+    opponent's latest discard on top and the card under it passed; kept when some hidden hand
+    obeys the facts."""
+    from simcore.melds import from_sequence, to_sequence
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < want:
+        deck = [int(c) for c in rng.permutation(52)]
+        n_known = int(rng.integers(0, 3))
+        h, known = deck[:11], deck[11:11 + n_known]
+        rest = deck[11 + n_known:]
+        unseen, pile = rest[:10 - n_known + 3], rest[10 - n_known + 3:]
+        d, x = pile[-1], pile[-2]
+        thrown = [c for c in pile[:-2] if rng.random() < 0.5] + [d]
+        pub = lambda cs: int(sum(1 << c for c in cs))  # noqa: E731 (public ids)
+        view = _view()
+        view[L.V_TOP], view[L.V_BELOW] = d, x
+        view[L.V_PILE] = np.int64(pub(pile))
+        view[L.V_OPP_PICKS] = np.int64(pub(known))
+        view[L.V_OPP_DISCARDS] = np.int64(pub(thrown))
+        seq = lambda cs: int(to_sequence(np.uint64(pub(cs)), True))  # noqa: E731
+        hs, ks, us = seq(h), seq(known), seq(unseen)
+        ds, xs = lowest_bit(np.uint64(seq([d]))), lowest_bit(np.uint64(seq([x])))
+        rate, shares = _plain_sampled(hs, ks, us, ds, xs, 10, _cards(hs))
+        if rate > 0.02:
+            out.append((hs, view, rate, shares))
+            assert int(from_sequence(np.uint64(us), True)) == pub(unseen)
+    return out
+
+
+def test_sampled_reading_keeps_the_hands_the_facts_allow():
+    """The whole-hand sampler (SAMPLE_COST, off by default): on small cases (3 more unseen
+    cards than the opponent's hidden ones), the share of drawn hands it keeps and the shares
+    of kept hands that take each card (any take; a take that lets it knock) match the exact
+    enumeration of every hidden hand and stock draw with the plain rules of the simple bot."""
+    for hs, view, rate, shares in _small_sampler_cases(16, 6):
+        tries = 20000
+        for tw, kw, i, chain in ((1.0, 0.0, 0, 0.0), (0.0, 1.0, 1, 0.0), (1.0, 0.0, 0, 0.5)):
+            params = np.array(expert.PARAMS)
+            params[21], params[22], params[23], params[24], params[29] = kw, tw, tries, tries, chain
+            out = np.zeros(52)
+            got = expert.sampled_danger(np.uint64(hs), view, params, np.uint64(hs), out)
+            if chain:  # every step after the first kept hand counts: correlated, a wider bound
+                assert got > tries / 2
+                for c, sh in shares.items():
+                    assert abs(out[c] - sh[i]) < 0.06
+                continue
+            sd = np.sqrt(rate * (1 - rate) / tries)
+            assert abs(got / tries - rate) < 5 * sd + 1e-9
+            for c, sh in shares.items():
+                assert abs(out[c] - sh[i]) < 5 * np.sqrt(sh[i] * (1 - sh[i]) / got) + 0.01
+
+
+def test_sampled_reading_off_by_default_and_only_near_the_best():
+    """SAMPLE_COST 0 (the default): the other sampler weights change no answer; with it on,
+    only the discards within SAMPLE_MARGIN of the best are rescored."""
+    for hs, view, rate, shares in _small_sampler_cases(17, 3):
+        from simcore.melds import from_sequence
+        hand = np.uint64(from_sequence(np.uint64(hs), True))
+        st = np.zeros(1, np.uint64)
+        other = np.array(expert.PARAMS)
+        other[21:] = (3.0, 0.5, 20.0, 500.0, 8.0, 10.0, 3.0, 2.0, 1.0)
+        assert expert.expert_play(L.K_DISCARD, 0, hand, view, st, np.array(expert.PARAMS)) == \
+            expert.expert_play(L.K_DISCARD, 0, hand, view, st, other)
+        on = other.copy()
+        on[20], on[28] = 2.0, -1.0  # nothing within a negative margin of the best but itself
+        assert expert.expert_play(L.K_DISCARD, 0, hand, view, st, on) == \
+            expert.expert_play(L.K_DISCARD, 0, hand, view, st, other)
