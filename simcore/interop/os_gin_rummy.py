@@ -239,7 +239,6 @@ def seat_view(obs: Observation, table: Table, taken: int = -1) -> np.ndarray:
     view[L.V_SEAT] = obs.seat
     view[L.V_DEALER] = DEALER
     view[L.V_TOP] = obs.pile[-1] if obs.pile else -1
-    view[L.V_BELOW] = obs.pile[-2] if len(obs.pile) > 1 else -1
     view[L.V_PILE] = np.int64(_mask(obs.pile))
     view[L.V_OPP_PICKS] = np.int64(_mask(obs.opp_picks))
     view[L.V_OPP_DISCARDS] = np.int64(_mask(obs.opp_discards))

@@ -23,7 +23,6 @@ from simcore.games.gin_rummy.layout import (
     K_DRAW,
     K_KNOCK,
     K_UPCARD,
-    V_BELOW,
     V_DEADWOOD,
     V_DEALER,
     V_DISCARD,
@@ -140,7 +139,6 @@ def _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile, vi
     discards[p] |= bit(card)
     pile[0] |= bit(card)
     view[V_PILE] = np.int64(pile[0])
-    view[V_BELOW] = view[V_TOP]
     view[V_TOP] = card
     return _GO_ON, card
 
@@ -172,7 +170,6 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
     view[V_DEALER] = dealer
     view[V_UPCARD] = upcard
     view[V_TOP] = upcard
-    view[V_BELOW] = -1
     view[V_PILE] = np.int64(pile[0])
     view[V_STOCK] = 52 - nxt
     view[V_KNOCK_LIMIT] = cfg[C_KNOCK_LIMIT]
@@ -201,7 +198,6 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
             pile[0] = 0
             n_pile = 0
             view[V_TOP] = -1
-            view[V_BELOW] = -1
             view[V_PILE] = 0
             status, card = _discard_and_knock(q, upcard, cfg, policies, hands, picks, discards,
                                               pile, view, pst)
@@ -237,7 +233,6 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
             picks[p] |= bit(taken)
             pile[0] &= ~bit(taken)
             view[V_TOP] = order[n_pile - 1] if n_pile > 0 else -1
-            view[V_BELOW] = order[n_pile - 2] if n_pile > 1 else -1
             view[V_PILE] = np.int64(pile[0])
         else:
             hands[p] |= bit(deck[nxt])

@@ -39,14 +39,6 @@ one-draw knock chance of the hand it leaves, searched only while that hand keeps
 searching up to 12-25 won -0.01 to +0.05 percentage points more of the hands against OpenSpiel's
 simple bot and cost a quarter or more of the speed; docs/games/gin_rummy.md, Session 15).
 
-**Sampled reading (off by default, ``SAMPLE_COST`` 0).**  Where the gate holds (the
-opponent's latest discard worth at most ``SAMPLE_URGENT``, or from turn ``SAMPLE_TURN``), the
-best ``SAMPLE_N`` discards within ``SAMPLE_MARGIN`` of the best pay ``SAMPLE_COST`` x the share
-of sampled opponent hands that would take them, by the rules of OpenSpiel's simple bot, in
-place of the per-card danger (``sampled_danger``: hands drawn from the unseen cards, kept when
-the bot's picks meld in them, it would have thrown its latest discard and not knocked, and
-declined the card under that discard).  Measured: docs/games/gin_rummy.md, Session 16.
-
 **Taking.**  The top card is taken when it lets the seat knock at once; a card that melds in
 the hand, when it lowers the deadwood and leaves no more than the deadwood a stock draw is
 expected to leave (``_outlook``) plus ``TAKE_SLACK`` (0; 1000: whenever it lowers the
@@ -68,7 +60,7 @@ for the heuristic.
 import numba as nb
 import numpy as np
 
-from simcore.cards import bit, highest_bit, lowest_bit, nth_bit, popcount
+from simcore.cards import bit, highest_bit, lowest_bit, popcount
 from simcore.melds import (
     GIN_PLANES,
     best_discard_seq,
@@ -94,7 +86,6 @@ from simcore.games.gin_rummy.layout import (
     V_OPP_PICKS,
     V_PILE,
     V_TAKEN,
-    V_BELOW,
     V_TOP,
     V_TURN,
 )
@@ -131,26 +122,8 @@ from simcore.games.gin_rummy.layout import (
 #                 deadwood (above it: no chance counted; speed)
 #   LOOK2_DW      the two-draw chance only while the best discard keeps at most this deadwood
 #                 (speed)
-#   SAMPLE_COST   points per unit of the sampled chance that the opponent takes a discard, in
-#                 place of the per-card danger, for the candidates below (0: off, the default;
-#                 ``sampled_danger``)
-#   SAMPLE_KNOCK_W  extra weight of a sampled take after which the opponent can knock at once
-#   SAMPLE_TAKE_W weight of a sampled take after which it cannot
-#   SAMPLE_K      sampled opponent hands wanted (the sampler stops when it has them)
-#   SAMPLE_TRIES  at most this many hands drawn
-#   SAMPLE_URGENT the sampler runs only while the opponent's latest discard is worth at most
-#                 this (99: always) ...
-#   SAMPLE_TURN   ... or from this completed turn on (1000: never by the turn)
-#   SAMPLE_N      at most this many of the best-scoring discards are sampled ...
-#   SAMPLE_MARGIN ... those scoring within this of the best
-#   SAMPLE_CHAIN  after the first kept hand the sampler is a Markov chain on the hands the facts
-#                 allow, uniform in the limit: each step proposes, with this chance, the last
-#                 kept hand with one hidden card swapped for an unseen one, else a hand drawn
-#                 afresh, and counts the proposal if the facts allow it, else the last kept hand
-#                 again (0: drawn afresh, and only kept hands counted)
 PARAMS = (5.0, 2.0, 7.0, 1000.0, 1.0, 0.0, 1.0, 1.5, 40.0, 5.0, 0.5, 8.0, 0.5, 3.0, 6.0, 1000.0,
-          0.0, 160.0, 10.0, 1000.0, 0.0, 8.0, 1.0, 100.0, 20000.0, 99.0, 1000.0, 11.0, 1000.0,
-          0.0)
+          0.0, 160.0, 10.0, 1000.0)
 
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
@@ -538,7 +511,6 @@ def _discard(hand, view, params):
     cards = np.empty(11, np.int64)
     scores = np.empty(11, np.float64)
     dws = np.empty(11, np.int64)
-    dangers = np.empty(11, np.float64)
     n = 0
     m = allowed
     while m:
@@ -552,12 +524,10 @@ def _discard(hand, view, params):
         score = dw + danger_cost * danger + out_cost * _live_outs(c, h & ~bit(c), unseen)
         if v < last_value:
             score += low_feed
-        cards[n], scores[n], dws[n], dangers[n] = c, score, dw, danger
+        cards[n], scores[n], dws[n] = c, score, dw
         n += 1
     if low_dw <= knock_threshold(view, params):
         return lowest_bit(from_sequence(bit(low_card), True))
-    if params[20] > 0 and n > 1 and (last_value <= params[25] or view[V_TURN] >= params[26]):
-        _sampled_scores(h, view, params, cards, scores, dangers, n, danger_cost)
     return lowest_bit(from_sequence(bit(_look_ahead(h, unseen, view, params, cards, scores,
                                                     dws, n)), True))
 
@@ -622,216 +592,3 @@ def expert_play(kind, seat, hand, view, st, params):
     if kind == K_DISCARD:
         return _discard(hand, view, params)
     return 1 if view[V_DEADWOOD] <= knock_threshold(view, params) else 0
-
-
-# ------------------------------------------------------------- whole-hand sampled reading
-# (off by default: SAMPLE_COST 0; the session-11 oracle, brought back gated in session 16;
-# docs/games/gin_rummy.md, Session 16)
-
-
-@nb.njit(inline="always", cache=True)
-def _bot_key(c):
-    """OpenSpiel's rank order of sequence card c (rank A..K, then suit s c d h)."""
-    return (c % 13) * 4 + (c // 13 + 1) % 4
-
-
-@nb.njit(cache=True)
-def _above(d):
-    """The sequence cards ranked above sequence card d in OpenSpiel's order."""
-    k = _bot_key(d)
-    out = np.uint64(0)
-    for c in range(52):
-        if _bot_key(c) > k:
-            out |= bit(c)
-    return out
-
-
-@nb.njit(cache=True)
-def _discards_last(full, d, above, limit):
-    """Would a player holding the 11 cards ``full`` (sequence order) discard d as the simple
-    bot does (the highest-ranked card that is deadwood in a minimum-deadwood arrangement) and
-    not knock?"""
-    if full & ~meldable(full) & above:
-        return False  # a card above d is deadwood in every arrangement
-    rest = full & ~bit(d)
-    dw_rest = min_deadwood_seq(rest, GIN_PLANES)
-    if dw_rest <= limit:
-        return False
-    dw_full = min_deadwood_seq(full, GIN_PLANES)
-    if dw_rest != dw_full - mask_value(bit(d), GIN_PLANES):
-        return False
-    m = rest & above
-    while m:
-        c = lowest_bit(m)
-        m &= m - _ONE
-        if min_deadwood_seq(full & ~bit(c), GIN_PLANES) == dw_full - mask_value(bit(c),
-                                                                                GIN_PLANES):
-            return False
-    return True
-
-
-@nb.njit(inline="always", cache=True)
-def _takes(h, c, dw_h, limit):
-    """Does the simple bot holding the 10 cards h (deadwood dw_h) take sequence card c: it
-    melds in every best arrangement of h + c, or it lets the bot knock."""
-    hc = h | bit(c)
-    if dw_h != min_deadwood_seq(hc, GIN_PLANES) - mask_value(bit(c), GIN_PLANES):
-        return True
-    _, after = best_discard_seq(hc, np.uint64(0), GIN_PLANES)
-    return after <= limit
-
-
-@nb.njit(inline="always", cache=True)
-def _rand(s):
-    s ^= s << np.uint64(13)
-    s ^= s >> np.uint64(7)
-    s ^= s << np.uint64(17)
-    return s
-
-
-@nb.njit(cache=True)
-def _sample_facts(h, view):
-    """(known, unseen, hidden, d, above, x) for the sampler: the opponent's picks it holds,
-    the cards the seat with h (sequence order) cannot see, how many hidden cards the opponent
-    holds, its latest discard d (sequence id, -1 if none) and the cards ranked above it, and
-    x, the card under d that it declined at its last draw (-1 if none)."""
-    known = to_sequence(np.uint64(view[V_OPP_PICKS]), True)
-    thrown = to_sequence(np.uint64(view[V_OPP_DISCARDS]), True)
-    unseen = _unseen(h, view)
-    last = _last_discard(view)
-    d = lowest_bit(to_sequence(bit(last), True)) if last >= 0 else -1
-    above = _above(d) if d >= 0 else np.uint64(0)
-    x = -1
-    if d >= 0:
-        under = view[V_BELOW] if view[V_TAKEN] < 0 else view[V_TOP]
-        if under >= 0:
-            xs = to_sequence(bit(under), True)
-            if not (xs & thrown):
-                x = lowest_bit(xs)
-    return known, unseen, 10 - int(popcount(known)), d, above, x
-
-
-@nb.njit(cache=True)
-def _consistent(s, known, d, above, x, drawn, limit):
-    """Does the opponent hand s (10 cards, sequence order) obey the facts: every pick it holds
-    melds in s; it would have thrown its latest discard d and not knocked; and, before it drew
-    the card ``drawn`` (one of its non-picks, d included) from the stock, it would have
-    declined x, the card under d."""
-    if known & ~meldable(s):
-        return False
-    if d < 0:
-        return True
-    full = s | bit(d)
-    if not _discards_last(full, d, above, limit):
-        return False
-    if x >= 0:
-        before = full & ~bit(drawn)
-        if _takes(before, x, min_deadwood_seq(before, GIN_PLANES), limit):
-            return False
-    return True
-
-
-@nb.njit(cache=True)
-def sampled_danger(h, view, params, cand, out):
-    """out[c] for each sequence card c of cand = the weighted share of sampled opponent hands
-    that would take c (a take after which it can knock at once weighs SAMPLE_TAKE_W +
-    SAMPLE_KNOCK_W, any other SAMPLE_TAKE_W); returns the number of hands kept.  The hands are
-    the opponent's picks plus hidden cards drawn uniformly from the unseen ones (a partial
-    shuffle, seeded by the seat's hand, the pile and the turn), with its stock draw drawn
-    uniformly from its non-picks, kept when they obey the facts (``_consistent``); the sampler
-    stops at SAMPLE_K kept hands or SAMPLE_TRIES drawn."""
-    known, unseen, hidden, d, above, x = _sample_facts(h, view)
-    limit = view[V_KNOCK_LIMIT]
-    pool = np.empty(52, np.int64)
-    n = 0
-    m = unseen
-    while m:
-        pool[n] = lowest_bit(m)
-        m &= m - _ONE
-        n += 1
-    m = cand
-    while m:
-        out[lowest_bit(m)] = 0.0
-        m &= m - _ONE
-    if hidden < 0 or hidden > n:
-        return 0
-    seed = h ^ (np.uint64(view[V_PILE]) * np.uint64(0x9E3779B97F4A7C15))
-    seed = _rand(seed ^ np.uint64(view[V_TURN] + 1) ^ np.uint64(0xD1B54A32D192ED03)) | _ONE
-    got = 0
-    chain = False  # after the first kept hand: a Markov chain (SAMPLE_CHAIN)
-    s = known
-    take = np.zeros(52, np.float64)  # the weighted takes of the last kept hand
-    for _ in range(int(params[24])):
-        swap = False
-        if chain:
-            seed = _rand(seed)
-            swap = (seed >> np.uint64(11)) * (1.0 / 9007199254740992.0) < params[29]
-        if swap:  # swap one hidden card of the last kept hand for an unseen one
-            seed = _rand(seed)
-            hid = s & ~known
-            t = s & ~bit(nth_bit(hid, seed % np.uint64(hidden)))
-            seed = _rand(seed)
-            t |= bit(nth_bit(unseen & ~s, seed % np.uint64(n - hidden)))
-        else:  # a hand drawn afresh
-            t = known
-            for k in range(hidden):
-                seed = _rand(seed)
-                q = k + np.int64(seed % np.uint64(n - k))
-                pool[k], pool[q] = pool[q], pool[k]
-                t |= bit(pool[k])
-        drawn = -1
-        if x >= 0:
-            free = (t | bit(d)) & ~known
-            seed = _rand(seed)
-            drawn = nth_bit(free, seed % np.uint64(popcount(free)))
-        if _consistent(t, known, d, above, x, drawn, limit):
-            s = t
-            dw_s = min_deadwood_seq(s, GIN_PLANES)
-            m = cand
-            while m:
-                c = lowest_bit(m)
-                m &= m - _ONE
-                take[c] = 0.0
-                if _takes(s, c, dw_s, limit):
-                    _, after = best_discard_seq(s | bit(c), np.uint64(0), GIN_PLANES)
-                    take[c] = params[22] + params[21] * (after <= limit)
-            chain = params[29] > 0 and n > hidden > 0
-        elif not chain:
-            continue  # (in the chain a refused move counts the last kept hand again)
-        got += 1
-        m = cand
-        while m:
-            c = lowest_bit(m)
-            m &= m - _ONE
-            out[c] += take[c]
-        if got >= params[23]:
-            break
-    if got > 0:
-        m = cand
-        while m:
-            c = lowest_bit(m)
-            m &= m - _ONE
-            out[c] /= got
-    return got
-
-
-@nb.njit(cache=True)
-def _sampled_scores(h, view, params, cards, scores, dangers, n, danger_cost):
-    """The best SAMPLE_N discards scoring within SAMPLE_MARGIN of the best (if two or more)
-    pay SAMPLE_COST x their sampled danger in place of the per-card danger (scores changed in
-    place; unchanged if the sampler kept no hand)."""
-    order = np.argsort(scores[:n], kind="mergesort")
-    cand = np.uint64(0)
-    for j in range(min(n, int(params[27]))):
-        i = order[j]
-        if scores[i] > scores[order[0]] + params[28]:
-            break
-        cand |= bit(cards[i])
-    if popcount(cand) < 2:
-        return
-    out = np.zeros(52, np.float64)
-    if sampled_danger(h, view, params, cand, out) == 0:
-        return
-    for i in range(n):
-        if cand & bit(cards[i]):
-            scores[i] += params[20] * out[cards[i]] - danger_cost * dangers[i]

@@ -32,7 +32,6 @@ V_TAKEN_LOCKED = 14  # 1 if V_TAKEN may not be discarded (GR-8, may_discard_take
 V_DEADWOOD = 11      # K_KNOCK: deadwood of the 10 cards kept
 V_DISCARD = 12       # K_KNOCK: the card being discarded
 V_UPCARD = 13        # the first upcard
-V_BELOW = 15         # the card under V_TOP in the discard pile, -1 if none
 VIEW_SIZE = 16
 
 # end column
