@@ -36,8 +36,8 @@ game, box or shutout bonus, the starting player alternating after each knocked h
 cancelled hand dealt again by the same starter).  That code's hands score otherwise: there
 the game lays off the defender's cards for either player, and a tie is an undercut (25
 points); here the copy never lays off and a tie scores 0, as in OpenSpiel.  Reported: games
-won (Wilson 95% over the 2N games, and per seat of the player), hands a game, the void and
-tied shares of hands, the player's net hand points per hand (t 95%, the ratio clustered by
+won (Wilson 95% over the 2N games, and per seat of the player), hands a game, the shares of
+hands won, void and tied, the player's net hand points per hand (t 95%, the ratio clustered by
 seed: the two seatings of a seed as one), the final scores' net with simcore's bonuses a game
 and the share of shutouts.
 """
@@ -235,8 +235,8 @@ def _duplicate(seed, n, cfg, row_a, row_b, out):
             out[k, a, 4], out[k, a, 5], out[k, a, 6] = b[10][R_TURNS], pol[2 + a], pol[3 - a]
 
 
-G_WON, G_HANDS, G_POINTS, G_FINAL, G_VOID, G_TIED, G_SHUTOUT, G_BAD, G_SIZE = \
-    0, 1, 2, 4, 6, 7, 8, 9, 10
+G_WON, G_HANDS, G_POINTS, G_FINAL, G_VOID, G_TIED, G_SHUTOUT, G_BAD, G_HANDS_WON, G_SIZE = \
+    0, 1, 2, 4, 6, 7, 8, 9, 10, 12
 MAX_HANDS = 65535  # as the engine's games mode: a game stopped there is counted (G_BAD)
 
 
@@ -248,7 +248,8 @@ def _games(seed, n, cfg, row_a, row_b, out):
     tie is won by nobody.  At the end simcore's GR-17/GR-18 bonuses are added
     (``final_scores``: the game bonus, the box bonus per hand won, the shutout doubling).
     out[k, s] = A won 1/0, hands (voids in), A's hand points, B's, A's final score (bonuses
-    in), B's, void hands, tied hands, shutout 1/0, illegal answer or stopped 1/0 (G_*)."""
+    in), B's, void hands, tied hands, shutout 1/0, illegal answer or stopped 1/0, hands won
+    by A, by B (G_*)."""
     for k in nb.prange(n):
         b = _buffers()
         pol = row_a.copy()
@@ -286,6 +287,7 @@ def _games(seed, n, cfg, row_a, row_b, out):
             o[G_POINTS], o[G_POINTS + 1] = totals[a], totals[1 - a]
             o[G_FINAL], o[G_FINAL + 1] = scores[0, a], scores[0, 1 - a]
             o[G_SHUTOUT], o[G_BAD] = shutout, bad
+            o[G_HANDS_WON], o[G_HANDS_WON + 1] = won[a], won[1 - a]
 
 
 def policy_row(pid: int, params=EX.PARAMS) -> np.ndarray:
@@ -341,7 +343,8 @@ def games_report(out: np.ndarray, label: str) -> str:
     bad = int(out[:, :, G_BAD].sum())
     return (f"{label}: {n:,} games to the target ({n // 2:,} seeds x 2 seatings): won "
             f"{wins / n:.1%} [{lo[0]:.1%}, {hi[0]:.1%}] (seat 0 {seats[0]}, seat 1 {seats[1]}); "
-            f"{out[:, :, G_HANDS].mean():.2f} hands a game (void "
+            f"{out[:, :, G_HANDS].mean():.2f} hands a game (won "
+            f"{out[:, :, G_HANDS_WON].sum() / hands.sum():.1%}, void "
             f"{out[:, :, G_VOID].sum() / hands.sum():.1%}, tied {out[:, :, G_TIED].sum() / hands.sum():.1%}); "
             f"{ratio:+.2f} [{float(plo):+.2f}, {float(phi):+.2f}] hand points/hand; "
             f"final scores with the bonuses {final:+.1f} a game, shutouts "

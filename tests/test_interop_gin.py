@@ -108,7 +108,8 @@ def test_games_add_up_from_the_hands_and_end_at_100():
             o = out[k, a]
             a_won, hands, pa, pb, wa, wb, void, tied = _replayed_game(scored, seed, k, a, cfg)
             assert (o[M.G_WON], o[M.G_HANDS], o[M.G_POINTS], o[M.G_POINTS + 1], o[M.G_VOID],
-                    o[M.G_TIED]) == (a_won, hands, pa, pb, void, tied)
+                    o[M.G_TIED], o[M.G_HANDS_WON], o[M.G_HANDS_WON + 1]) == \
+                (a_won, hands, pa, pb, void, tied, wa, wb)
             win, lose, hands_won = (pa, pb, wa) if a_won else (pb, pa, wb)
             assert win >= 100 > lose and o[M.G_SHUTOUT] == (lose == 0)
             bonus = (2 if lose == 0 else 1) * win + 100 + 25 * hands_won
