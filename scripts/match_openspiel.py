@@ -7,6 +7,7 @@
     .venv/bin/python scripts/match_openspiel.py agree --hands 1000 --search-hands 400  # + pimc, dd
     .venv/bin/python scripts/match_openspiel.py ismcts --on euchre --sims 1000 --hands 1000
     .venv/bin/python scripts/match_openspiel.py gin --hands 2000 --params 5,0.6,7,6,1,2,1,1,10,4,1,0,1,0,11,1000,1000,0,10,1000
+    .venv/bin/python scripts/match_openspiel.py gin --games 300 --seed 21   # games to 100
 
 Gin: simcore's ``expert`` and ``heuristic`` against ``pyspiel.make_simple_gin_rummy_bot``.
 Euchre and Spades: simcore's ``heuristic`` partnership against uniform random bots (and, with
@@ -17,6 +18,14 @@ policy minus the others hand by hand.  Every matchup plays the same deals (hand 
 (SEED, k)), simcore's side changing seats every hand.  Each row: points per hand for
 simcore's side (mean, 95% normal interval), hands won, lost and tied (Wilson 95% interval on
 hands won) and the bots' seconds per hand.  Needs pyspiel (a development dependency).
+
+``gin --games N``: only the expert (or ``--params``) against the simple bot, N seeds of
+duplicate games to 100 (each game played twice, simcore's side in seat 0 and then in seat 1),
+OpenSpiel's returns summed hand by hand with the game rules of
+``scripts/match_gin_openspiel.py --games`` (its docstring): the first dealer drawn from
+(SEED, game), hand h's chance outcomes from (SEED, game, h), the dealer (OpenSpiel's player
+1; player 0 acts first) passing after every hand with a knock and staying after a hand
+without one, simcore's bonuses on the final scores; reported as that script reports.
 """
 
 from __future__ import annotations
@@ -135,6 +144,50 @@ def expert_with(weights: str) -> str:
     play = lambda kind, seat, hand, view, st: expert_play(kind, seat, hand, view, st, params)  # noqa: E731
     G.POLICIES["expert-params"] = no_argument(lambda: G.Decisions(play=play))
     return "expert-params"
+
+
+def gin_games(args) -> str:
+    """Duplicate games to 100 against the simple bot in OpenSpiel's engine (module doc)."""
+    import numpy as np
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import match_gin_openspiel as C  # the copy's games: the same rows and report
+
+    from simcore.games.gin_rummy.engine import final_scores
+
+    game = pyspiel.load_game("gin_rummy")
+    policy = expert_with(args.params) if args.params else "expert"
+    bots = {"us": lambda p: make_bot(game, p, policy, seed=args.seed),
+            "bot": lambda p: pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), p)}
+    cfg, scores = C.os_rules_cfg(), np.zeros((1, 4), np.int64)
+    out = np.zeros((args.games, 2, C.G_SIZE), np.int64)
+    t = time.perf_counter()
+    for k in range(args.games):
+        for a in (0, 1):  # simcore's seat
+            dealer = random.Random(f"{args.seed}/{k}").randrange(2)
+            totals, won, o = np.zeros(2, np.int64), np.zeros(2, np.int64), out[k, a]
+            while max(totals) < cfg[C.C_TARGET]:
+                us = int(dealer == a)  # OpenSpiel's player 1 deals
+                state = play_hand(game, [bots["us" if p == us else "bot"](p) for p in (0, 1)],
+                                  random.Random(f"{args.seed}/{k}/{o[C.G_HANDS]}"))
+                o[C.G_HANDS] += 1
+                if not any(h.action == GIN_KNOCK and h.player >= 0 for h in state.full_history()):
+                    o[C.G_VOID] += 1  # no knock: the same dealer deals again
+                    continue
+                dealer = 1 - dealer
+                m = int(state.returns()[us])
+                o[C.G_TIED] += m == 0
+                w = a if m > 0 else 1 - a
+                totals[w] += abs(m)
+                won[w] += m != 0
+            winner, o[C.G_SHUTOUT] = final_scores(totals, won, cfg, scores, 0)
+            o[C.G_WON] = winner == a
+            o[C.G_POINTS], o[C.G_POINTS + 1] = totals[a], totals[1 - a]
+            o[C.G_FINAL], o[C.G_FINAL + 1] = scores[0, a], scores[0, 1 - a]
+            o[C.G_HANDS_WON], o[C.G_HANDS_WON + 1] = won[a], won[1 - a]
+    label = f"OpenSpiel's engine: {policy.replace('expert-params', f'expert({args.params})')}"
+    return (C.games_report(out, f"{label} vs simple_gin_rummy_bot (seed {args.seed})")
+            + f"; {time.perf_counter() - t:.0f} s")
 
 
 def gin(args):
@@ -477,6 +530,8 @@ def main(argv=None):
                     help="a matchup; 'agree': replay simcore deals in OpenSpiel; 'ismcts': "
                          "--policies against OpenSpiel's ISMCTSBot in --on")
     ap.add_argument("--hands", type=int, default=1000)
+    ap.add_argument("--games", type=int, default=0,
+                    help="gin: N seeds of duplicate games to 100, the expert vs the simple bot")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ismcts", type=int, default=0, help="Euchre: also vs ISMCTS, N sims/move")
     ap.add_argument("--ismcts-hands", type=int, default=0, help="hands vs ISMCTS (default --hands)")
@@ -496,6 +551,9 @@ def main(argv=None):
         return
     if args.game == "agree":
         print("\n".join(agreement(args)))
+        return
+    if args.game == "gin" and args.games:
+        print(gin_games(args))
         return
     lines, knock_lines = [HEADER], []
     if args.game in ("gin", "all"):

@@ -1,6 +1,6 @@
 """scripts/match_gin_openspiel.py: the Numba copy of OpenSpiel's simple gin bot decides as
-pyspiel's bot does, and hands are scored as OpenSpiel scores them (docs/games/gin_rummy.md,
-Strength)."""
+pyspiel's bot does, hands are scored as OpenSpiel scores them, and its games to 100 add up
+(docs/games/gin_rummy.md, Strength)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-
-from simcore.cards import parse_hand  # noqa: E402
-from simcore.games.gin_rummy.engine import R_DW0  # noqa: E402
+from simcore.cards import parse_hand
+from simcore.games.gin_rummy.engine import C_TARGET, R_DW0, first_dealer
+from simcore.rng import stream_key
 
 
 def _script():
@@ -33,6 +32,7 @@ def test_the_copy_decides_as_the_simple_bot_in_openspiel():
     """At the bot's own draws and discards in bot-against-bot hands, at least 99% of the
     copy's answers are the bot's (it differs only where the bot's best meld group is one of
     several equal ones)."""
+    pytest.importorskip("pyspiel")
     text = M.check(40)
     counts = [(int(a.replace(",", "")), int(b.replace(",", "")))
               for a, b in re.findall(r"([\d,]+) of ([\d,]+) the same", text)]
@@ -66,3 +66,61 @@ def test_hands_are_scored_as_openspiel_scores_them(knocker_hand, defender_hand, 
     res[R_DW0 + 1] = 99  # the engine's deadwood after lay-offs: used only if the defender lays off
     got, _, _ = M._score(0, hands, res, lays_off)
     assert got == points
+
+
+SIMPLE_ROW = M.policy_row(M.SIMPLE)
+
+
+def _replayed_game(scored, seed, k, a, cfg):
+    """Game k with A in seat a, replayed hand by hand in Python from the kernel's own scored
+    hand: (A won, hands, A's points, B's, A's hands won, B's, voids, ties)."""
+    b, pol = M._buffers(), SIMPLE_ROW.copy()
+    pol[:2] = M.SIMPLE  # both seats (the row holds its own id in slot 0 only)
+    totals, won, hands, void, tied = [0, 0], [0, 0], 0, 0, 0
+    dealer = first_dealer(np.uint64(seed), k, cfg, b[0])
+    while max(totals) < 100:
+        b[0][0] = stream_key(np.uint64(seed), np.uint64(k), np.uint64(hands + 1), np.uint64(0))
+        ok, margin, who, _, _ = scored(b, dealer, cfg, pol, a)
+        assert ok
+        hands += 1
+        if who < 0:  # void: the same dealer deals again
+            void += 1
+            continue
+        dealer = 1 - dealer
+        tied += margin == 0
+        side = 0 if margin > 0 else 1  # 0: A, 1: B
+        totals[side] += abs(margin)
+        won[side] += margin != 0
+    return totals[0] >= 100, hands, totals[0], totals[1], won[0], won[1], void, tied
+
+
+def test_games_add_up_from_the_hands_and_end_at_100():
+    """Each duplicate game is the sum of its hands scored as OpenSpiel scores them, ends at
+    the first hand that takes a total to 100, and gets simcore's GR-17/GR-18 bonuses."""
+    seed, n = 21, 40
+    cfg = M.os_rules_cfg()
+    assert cfg[C_TARGET] == 100
+    out = M.run(n, seed, SIMPLE_ROW, SIMPLE_ROW, games=True)
+    scored = M._kernel(frozenset((M.SIMPLE,)))[2]
+    assert out[:, :, M.G_BAD].sum() == 0
+    for k in range(n):
+        for a in range(2):
+            o = out[k, a]
+            a_won, hands, pa, pb, wa, wb, void, tied = _replayed_game(scored, seed, k, a, cfg)
+            assert (o[M.G_WON], o[M.G_HANDS], o[M.G_POINTS], o[M.G_POINTS + 1], o[M.G_VOID],
+                    o[M.G_TIED], o[M.G_HANDS_WON], o[M.G_HANDS_WON + 1]) == \
+                (a_won, hands, pa, pb, void, tied, wa, wb)
+            win, lose, hands_won = (pa, pb, wa) if a_won else (pb, pa, wb)
+            assert win >= 100 > lose and o[M.G_SHUTOUT] == (lose == 0)
+            bonus = (2 if lose == 0 else 1) * win + 100 + 25 * hands_won
+            assert sorted(o[M.G_FINAL:M.G_FINAL + 2]) == [lose, bonus]
+    # the same policy in both seats of a duplicate pair: the second game mirrors the first
+    assert (out[:, 0, M.G_WON] + out[:, 1, M.G_WON] == 1).all()
+    assert (out[:, 0, M.G_POINTS] == out[:, 1, M.G_POINTS + 1]).all()
+
+
+def test_games_are_reproducible_from_the_seed():
+    a = M.run(30, 5, SIMPLE_ROW, SIMPLE_ROW, games=True)
+    assert (a == M.run(30, 5, SIMPLE_ROW, SIMPLE_ROW, games=True)).all()
+    assert (a != M.run(30, 6, SIMPLE_ROW, SIMPLE_ROW, games=True)).any()
+    assert "60 games to the target (30 seeds x 2 seatings): won 50.0%" in M.games_report(a, "x")
