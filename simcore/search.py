@@ -78,7 +78,9 @@ C_BUDGET = 14  # most nodes a solve may search (0 = no limit); kept across solve
 C_POINTS = 16  # 64 slots: points of each solver card id
 C_PMASK = C_POINTS + 64  # 4 slots: the cards whose points have bit k set (k = 0..3)
 C_FEWPTS = C_PMASK + 4  # 1: cards of 0-2 points, a suit at most three 1s and one 2 (K_COUNTS)
-CTX_SIZE = C_FEWPTS + 1
+C_GAP = C_FEWPTS + 1  # 1: C_FEWPTS and a table with the cut-move memory (single solves): entries
+# apply across point counts (_counts_gap)
+CTX_SIZE = C_GAP + 1
 
 # counters (statistics of the last top-level solve, besides the generation)
 N_GEN = 0
@@ -214,6 +216,8 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
                     ctx[C_PMASK + k] |= np.int64(1) << np.int64(c)
     ctx[C_HASPTS] = has
     ctx[C_FEWPTS] = 1 if has and _few_points(points) else 0
+    # the search policies' budgeted tables keep their exact keys (and so their rows)
+    ctx[C_GAP] = 1 if ctx[C_FEWPTS] and tab[T_CUTS].shape[0] > 1 else 0
     ctx[C_QUICK] = 1 if (has == 0 and (count & active) == (maxi & active)) else 0
     ctx[C_QUICK_POINTS] = 1 if (has == 1 and (count & active) == (maxi & active)) else 0
     for s in range(5):
@@ -1066,10 +1070,10 @@ def _key_base(ctx, hands, keybuf, lengths, lengths4, leader, broken, p1, p2):
     keybuf[3] = p2
     keybuf[K_COUNTS] = _point_counts(ctx, hands) if ctx[C_FEWPTS] else np.uint64(0)
     hsh = np.uint64(0)
-    for i in range(4):  # the pattern is not hashed when the counts stand for it (see above)
-        w = keybuf[K_COUNTS] if (i == 2 and ctx[C_FEWPTS]) else keybuf[i]
-        if i == 3 and ctx[C_FEWPTS]:
-            w = np.uint64(0)
+    for i in range(4):  # the pattern is not hashed when the counts stand for it (see above),
+        w = keybuf[K_COUNTS] if (i == 2 and ctx[C_FEWPTS]) else keybuf[i]  # nor the counts
+        if (i == 3 and ctx[C_FEWPTS]) or (i == 2 and ctx[C_GAP]):  # when entries apply
+            w = np.uint64(0)  # across them (C_GAP, _counts_gap)
         hsh = (hsh ^ w) * np.uint64(0x9E3779B97F4A7C15)
         hsh ^= hsh >> np.uint64(29)
     keybuf[K_TOP] = hsh
@@ -1227,6 +1231,88 @@ def _sieve(ctx, keybuf, top):
 
 
 @nb.njit(inline="always", cache=True)
+def _matches_but_points(keys, slot, keybuf, gap):
+    """Does the entry in slot match the position of keybuf, its point counts aside (and, when
+    ``gap``, the point pattern of its top cards too: see _points_gap)?"""
+    if keys[slot, 0] != keybuf[0] or keys[slot, 1] != keybuf[1]:
+        return False
+    top = keys[slot, K_TOP]
+    for i in range(2 if not gap else K_HANDS, K_HANDS + 5):
+        if keys[slot, i] != (keybuf[i] & top):
+            return False
+    return True
+
+
+@nb.njit(inline="always", cache=True)
+def _top_counts(keybuf, top, p1, p2):
+    """The K_COUNTS word of the top cards alone: per seat and suit its 1-point cards among
+    them (bits 0-1) and its 2-point card (bit 2)."""
+    out = np.uint64(0)
+    for seat in range(5):
+        h = keybuf[K_HANDS + seat] & top
+        if h == 0:
+            continue
+        for s in range(4):
+            hs = h & _suit_bits(s)
+            v = np.uint64(popcount(hs & p1)) | (np.uint64(popcount(hs & p2)) << np.uint64(2))
+            out |= v << np.uint64(3 * (4 * seat + s))
+    return out
+
+
+@nb.njit(inline="always", cache=True)
+def _points_gap(keys, slot, keybuf):
+    """_counts_gap when the top cards' point patterns may differ as well: the top cards are
+    the same cards in rank and holder (the key's hands match under the entry's top), so the
+    entry's proof plays in the position card for card; each top card that is worth more in the
+    entry adds its excess to ``down``, each worth less its shortfall to ``up``, and the lower
+    cards count as tokens (_counts_gap) by the counts left once the top cards' are taken out."""
+    top = keys[slot, K_TOP]
+    e1 = keys[slot, 2]
+    e2 = keys[slot, 3]
+    q1 = keybuf[2] & top
+    q2 = keybuf[3] & top
+    if e1 == q1 and e2 == q2:
+        return _counts_gap(keybuf[K_COUNTS], keys[slot, K_COUNTS])
+    eq = ~(q1 | q2)
+    ee = ~(e1 | e2)
+    down = 2 * popcount(e2 & eq) + popcount(e2 & q1) + popcount(e1 & eq)
+    up = 2 * popcount(q2 & ee) + popcount(q2 & e1) + popcount(q1 & ee)
+    ld, lu = _counts_gap(keybuf[K_COUNTS] - _top_counts(keybuf, top, q1, q2),
+                         keys[slot, K_COUNTS] - _top_counts(keybuf, top, e1, e2))
+    return down + ld, up + lu
+
+
+@nb.njit(inline="always", cache=True)
+def _counts_gap(a, b):
+    """How far the point counts of a position (K_COUNTS word a) are below and above those of
+    an entry (b) that matches it but for them: (down, up).  Per seat and suit a count is 3
+    bits, the 1-point cards in bits 0-1 and the 2-point card in bit 2.  The cards below an
+    entry's top never decide a trick on rank, so a seat's lower cards of a suit are tokens that
+    differ only in points: pair the position's tokens with the entry's, each sorted by points,
+    and the entry's proof plays in the position with every trick won by the same side and the
+    paired tokens' points exchanged.  The max side then loses at most the points by which the
+    entry's tokens exceed their partners (``down``) and gains at most the points by which they
+    fall short (``up``): the position's value is at least the entry's lower bound less down and
+    at most its upper bound plus up.  Sorted, those sums are per seat and suit the excess of
+    the 2s count and of the 2s-and-1s count (``_counts_gap`` of equal counts is (0, 0): the
+    entry's bounds as they are)."""
+    down = 0
+    up = 0
+    x = a
+    y = b
+    while x | y:
+        fa = np.int64(x & np.uint64(7))
+        fb = np.int64(y & np.uint64(7))
+        ta, tb = fa >> 2, fb >> 2
+        sa, sb = ta + (fa & 3), tb + (fb & 3)
+        down += max(tb - ta, 0) + max(sb - sa, 0)
+        up += max(ta - tb, 0) + max(sa - sb, 0)
+        x >>= np.uint64(3)
+        y >>= np.uint64(3)
+    return down, up
+
+
+@nb.njit(inline="always", cache=True)
 def _matches(keys, slot, keybuf):
     if keys[slot, 0] != keybuf[0] or keys[slot, 1] != keybuf[1] \
             or keys[slot, K_COUNTS] != keybuf[K_COUNTS]:
@@ -1277,12 +1363,19 @@ def _probe(tab, d, target):
         if tags[slot] != tag:
             continue
         sieve = np.int64(vals[slot, V_SIEVE]) & 0xFFFFFFFF
-        if (held & (sieve >> 16)) != (sieve & 0xFFFF) or not _matches(keys, slot, keybuf):
+        gap = tab[T_CTX][C_GAP] != 0
+        if (held & (sieve >> 16)) != (sieve & 0xFFFF) or not _matches_but_points(keys, slot, keybuf, gap):
             continue
-        if vals[slot, V_LO] >= target:
-            return 1, vals[slot, V_LO], _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
-        if vals[slot, V_HI] < target:
-            return 0, vals[slot, V_HI], _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
+        if gap:
+            down, up = _points_gap(keys, slot, keybuf)
+        else:
+            down, up = _counts_gap(keybuf[K_COUNTS], keys[slot, K_COUNTS])
+        if down + up and not tab[T_CTX][C_GAP]:
+            continue
+        if vals[slot, V_LO] - down >= target:
+            return 1, vals[slot, V_LO] - down, _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
+        if vals[slot, V_HI] + up < target:
+            return 0, vals[slot, V_HI] + up, _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
         rb = vals[slot, V_BEST] & 255
         if rb != 255 and best < 0:
             best = _abs_card(tab[T_HANDS], tab[T_CTX], rb)

@@ -6,40 +6,13 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
+from reference.tf_positions import random_position
 from simcore import search
 from simcore.games.trump_friend import solver as tf
 
 BITS = 14
-
-
-def _random_position(rng: random.Random, per_seat: int):
-    """Five hands of ``per_seat`` public cards, a trick of 0-3 cards played legally from them
-    (the leader any card, the others following suit when they can), trump 0-4, a team."""
-    deck = list(range(52))
-    rng.shuffle(deck)
-    hands = [deck[per_seat * i:per_seat * (i + 1)] for i in range(5)]
-    leader = rng.randrange(5)
-    trick = []
-    for k in range(rng.randrange(4)):
-        seat = (leader + k) % 5
-        cards = hands[seat]
-        if trick:
-            suit = [c for c in cards if c // 13 == trick[0] // 13]
-            cards = suit or cards
-        c = rng.choice(cards)
-        hands[seat].remove(c)
-        trick.append(c)
-    declarer = rng.randrange(5)
-    team = 1 << declarer
-    if rng.random() < 0.6:
-        team |= 1 << rng.choice([s for s in range(5) if s != declarer])
-    masks = np.array([sum(1 << c for c in h) for h in hands], np.uint64)
-    tr = np.zeros(5, np.int64)
-    tr[:len(trick)] = trick
-    return masks, leader, tr, len(trick), rng.randrange(5), team
 
 
 def _solve(tab, position):
@@ -51,7 +24,7 @@ def _solve(tab, position):
 @pytest.fixture(scope="module")
 def positions():
     rng = random.Random(16)
-    return [_random_position(rng, rng.choice((4, 5, 6))) for _ in range(120)]
+    return [random_position(rng, rng.choice((4, 5, 6))) for _ in range(120)]
 
 
 def test_values_are_the_same_with_and_without_the_memory(positions):
