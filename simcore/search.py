@@ -1231,13 +1231,13 @@ def _sieve(ctx, keybuf, top):
 
 
 @nb.njit(inline="always", cache=True)
-def _matches_but_points(keys, slot, keybuf, gap):
-    """Does the entry in slot match the position of keybuf, its point counts aside (and, when
-    ``gap``, the point pattern of its top cards too: see _points_gap)?"""
+def _matches_but_points(keys, slot, keybuf):
+    """Does the entry in slot match the position of keybuf, its point counts and the point
+    pattern of its top cards aside (see _points_gap)?"""
     if keys[slot, 0] != keybuf[0] or keys[slot, 1] != keybuf[1]:
         return False
     top = keys[slot, K_TOP]
-    for i in range(2 if not gap else K_HANDS, K_HANDS + 5):
+    for i in range(K_HANDS, K_HANDS + 5):
         if keys[slot, i] != (keybuf[i] & top):
             return False
     return True
@@ -1358,19 +1358,20 @@ def _probe(tab, d, target):
     b, base = _bucket(tab, keybuf[K_TOP])
     best = -1
     held = _top_holders(keybuf) if tab[T_CTX][C_NSEATS] == 4 else 0
+    gap = tab[T_CTX][C_GAP] != 0
     for j in range(_filled(tab, b)):
         slot = base + j
         if tags[slot] != tag:
             continue
         sieve = np.int64(vals[slot, V_SIEVE]) & 0xFFFFFFFF
-        gap = tab[T_CTX][C_GAP] != 0
-        if (held & (sieve >> 16)) != (sieve & 0xFFFF) or not _matches_but_points(keys, slot, keybuf, gap):
+        if (held & (sieve >> 16)) != (sieve & 0xFFFF):
             continue
-        if gap:
+        down = up = 0
+        if gap:  # an entry of other point counts, its bounds widened (_points_gap)
+            if not _matches_but_points(keys, slot, keybuf):
+                continue
             down, up = _points_gap(keys, slot, keybuf)
-        else:
-            down, up = _counts_gap(keybuf[K_COUNTS], keys[slot, K_COUNTS])
-        if down + up and not tab[T_CTX][C_GAP]:
+        elif not _matches(keys, slot, keybuf):
             continue
         if vals[slot, V_LO] - down >= target:
             return 1, vals[slot, V_LO] - down, _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
