@@ -1314,14 +1314,11 @@ def _counts_gap(a, b):
 
 @nb.njit(inline="always", cache=True)
 def _matches(keys, slot, keybuf):
-    if keys[slot, 0] != keybuf[0] or keys[slot, 1] != keybuf[1] \
-            or keys[slot, K_COUNTS] != keybuf[K_COUNTS]:
+    """_matches_but_points, and the point counts and the top cards' point patterns equal."""
+    if keys[slot, K_COUNTS] != keybuf[K_COUNTS] or not _matches_but_points(keys, slot, keybuf):
         return False
     top = keys[slot, K_TOP]
-    for i in range(2, K_HANDS + 5):
-        if keys[slot, i] != (keybuf[i] & top):
-            return False
-    return True
+    return keys[slot, 2] == (keybuf[2] & top) and keys[slot, 3] == (keybuf[3] & top)
 
 
 @nb.njit(cache=True, _nrt=False)
