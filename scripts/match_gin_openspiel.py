@@ -57,7 +57,6 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analyses.stats import t_interval, wilson  # noqa: E402
-from simcore.cards import bit, lowest_bit  # noqa: E402
 from simcore.games.base import PolicyChoice, rebind  # noqa: E402
 from simcore.games.gin_rummy import config  # noqa: E402
 from simcore.games.gin_rummy import expert as EX  # noqa: E402
@@ -65,10 +64,13 @@ from simcore.games.gin_rummy.engine import (  # noqa: E402
     ARRANGEMENTS, C_TARGET, R_DW0, R_KNOCKER, R_TURNS, _discard_and_knock, final_scores,
     first_dealer, play_hand)
 from simcore.games.gin_rummy.layout import (  # noqa: E402
-    K_DISCARD, K_DRAW, K_UPCARD, V_KNOCK_LIMIT, V_OPP_DISCARDS, V_OPP_PICKS, V_SEAT, V_TOP,
+    K_DRAW, V_KNOCK_LIMIT, V_OPP_DISCARDS, V_OPP_PICKS, V_SEAT, V_TOP,
     VIEW_SIZE)
 from simcore.games.gin_rummy.policies import heuristic_policy  # noqa: E402
 from simcore.games.gin_rummy.rules import Rules  # noqa: E402
+from simcore.games.gin_rummy.simple import simple_bot_discard, simple_bot_play  # noqa: E402,F401
+from simcore.games.gin_rummy.pimc import DEFAULT_WORLDS, pimc_play  # noqa: E402
+from simcore.games.searching import DD, PIMC, is_search, search_id  # noqa: E402
 from simcore.melds import MAX_MELDS, gin_deadwood  # noqa: E402
 from simcore.rng import stream_key  # noqa: E402
 
@@ -78,63 +80,9 @@ SIMPLE, HEURISTIC, EXPERT = 10, 1, 3  # policy ids of this script's dispatcher
 _ONE = np.uint64(1)
 
 
-@nb.njit(inline="always")
-def _value(c):
-    r = c % 13
-    return 1 if r == 12 else min(r + 2, 10)
-
-
-@nb.njit(inline="always")
-def _os_rank_key(c):
-    """OpenSpiel's RankComparator order of public card c: rank A..K, then suit s c d h."""
-    return ((c % 13 + 1) % 13) * 4 + (c // 13 + 1) % 4
-
-
-@nb.njit
-def simple_bot_discard(hand):
-    """The highest-ranked card that is deadwood in a minimum-deadwood arrangement of the 11
-    cards; with 11-card gin, the first card (OpenSpiel's order) whose discard keeps gin."""
-    full = gin_deadwood(hand)
-    best, best_key = -1, -1
-    m = hand
-    while m:
-        c = lowest_bit(m)
-        m &= m - _ONE
-        if gin_deadwood(hand & ~bit(c)) == full - _value(c) and _os_rank_key(c) > best_key:
-            best, best_key = c, _os_rank_key(c)
-    if best >= 0:
-        return best
-    first = 1 << 30
-    m = hand
-    while m:
-        c = lowest_bit(m)
-        m &= m - _ONE
-        os_id = ((c // 13 + 1) % 4) * 13 + (c % 13 + 1) % 13
-        if gin_deadwood(hand & ~bit(c)) == 0 and os_id < first:
-            first, best = os_id, c
-    return best
-
-
-@nb.njit
-def simple_bot_play(kind, seat, hand, view, st):
-    """OpenSpiel's SimpleGinRummyBot as a simcore play policy (knocks whenever asked)."""
-    if kind == K_UPCARD or kind == K_DRAW:
-        top = view[V_TOP]
-        if top < 0:
-            return 0
-        with_top = np.uint64(hand) | bit(top)
-        after = gin_deadwood(with_top & ~bit(simple_bot_discard(with_top)))
-        if after <= view[V_KNOCK_LIMIT]:
-            return 1
-        # the top card melded in every best arrangement (it is in no best deadwood)
-        return 1 if gin_deadwood(np.uint64(hand)) != gin_deadwood(with_top) - _value(top) else 0
-    if kind == K_DISCARD:
-        return simple_bot_discard(np.uint64(hand))
-    return 1
-
-
 _expert_play = EX.expert_play  # both rebound per kernel (``_kernel``)
 _heuristic_play = heuristic_policy
+_pimc_play = pimc_play
 
 
 def _play(policies, p, kind, hand, view, pst):
@@ -144,6 +92,8 @@ def _play(policies, p, kind, hand, view, pst):
         r = simple_bot_play(kind, p, hand, view, pst)
     elif pid == HEURISTIC:
         r = _heuristic_play(kind, p, hand, view, pst)
+    elif pid >= PIMC:
+        r = _pimc_play(kind, p, hand, view, pst, pid - PIMC)
     else:
         r = _expert_play(kind, p, hand, view, pst, policies[4:] / 1000.0)
     if kind == K_DRAW and r == 1:
@@ -161,6 +111,11 @@ def _absent_expert(kind, seat, hand, view, st, params):
     return -1
 
 
+@nb.njit
+def _absent_pimc(kind, seat, hand, view, st, worlds):
+    return -1
+
+
 @functools.cache
 def _kernel(ids=frozenset((SIMPLE, HEURISTIC, EXPERT))):
     """The duplicate kernels ``(hands, games, one scored hand)``: simcore's ``play_hand`` around this script's
@@ -169,7 +124,8 @@ def _kernel(ids=frozenset((SIMPLE, HEURISTIC, EXPERT))):
     with the expert in ``ids`` minutes, the heuristic and the simple bot about 30 s, the simple
     bot alone about 8 s (the tests); a policy left out answers illegally."""
     play = nb.njit(rebind(_play, _heuristic_play=heuristic_policy if HEURISTIC in ids else _absent,
-                          _expert_play=EX.expert_play if EXPERT in ids else _absent_expert))
+                          _expert_play=EX.expert_play if EXPERT in ids else _absent_expert,
+                          _pimc_play=pimc_play if max(ids) >= PIMC else _absent_pimc))
 
     def ask(kind, p, policies, hands, picks, discards, view, pst):
         view[V_SEAT] = p
@@ -391,7 +347,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=20000, help="deals (each played twice)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--player", choices=("expert", "heuristic", "simple"), default="expert")
+    ap.add_argument("--player", default="expert",
+                    help="expert, heuristic, simple, pimc or pimc:W (W worlds; slow: about 10 "
+                         "hands/s a core)")
     ap.add_argument("--opponent", choices=("simple", "heuristic"), default="simple")
     ap.add_argument("--params", help="the expert's weights (expert.PARAMS order, comma-separated)")
     ap.add_argument("--games", type=int, metavar="N",
@@ -408,6 +366,11 @@ def main(argv=None) -> int:
         if len(params) != len(EX.PARAMS):
             raise SystemExit(f"--params needs {len(EX.PARAMS)} numbers (expert.PARAMS)")
     ids = {"expert": EXPERT, "heuristic": HEURISTIC, "simple": SIMPLE}
+    if is_search(args.player) and search_id(args.player, DEFAULT_WORLDS) != DD:
+        ids[args.player] = search_id(args.player, DEFAULT_WORLDS)
+    if args.player not in ids:
+        raise SystemExit(f"--player: expected one of expert, heuristic, simple, pimc, pimc:W; "
+                         f"got {args.player!r}")
     t = time.perf_counter()
     out = run(args.games or args.hands, args.seed, policy_row(ids[args.player], params),
               policy_row(ids[args.opponent]), games=bool(args.games))

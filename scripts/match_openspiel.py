@@ -8,8 +8,11 @@
     .venv/bin/python scripts/match_openspiel.py ismcts --on euchre --sims 1000 --hands 1000
     .venv/bin/python scripts/match_openspiel.py gin --hands 2000 --params 5,0.6,7,6,1,2,1,1,10,4,1,0,1,0,11,1000,1000,0,10,1000
     .venv/bin/python scripts/match_openspiel.py gin --games 300 --seed 21   # games to 100
+    .venv/bin/python scripts/match_openspiel.py gin --player pimc --hands 4000 --seed 12 --jobs 2
 
-Gin: simcore's ``expert`` and ``heuristic`` against ``pyspiel.make_simple_gin_rummy_bot``.
+Gin: simcore's ``expert`` and ``heuristic`` against ``pyspiel.make_simple_gin_rummy_bot``
+(``--player NAME``: only that policy, e.g. the slow ``pimc``, its hands split over ``--jobs``
+processes).
 Euchre and Spades: simcore's ``heuristic`` partnership against uniform random bots (and, with
 ``--ismcts N``, Euchre against ``pyspiel.ISMCTSBot`` with N simulations a move and random
 rollouts); ``ismcts``: simcore's ``--policies`` (default pimc and heuristic) against
@@ -71,13 +74,14 @@ def play_hand(game, bots, rng, state=None):
     return state
 
 
-def match(game, ours, theirs, hands: int, seed: int, side_of):
-    """simcore's bots ``ours(player)`` against ``theirs(player)``; hand k puts simcore on the
-    players ``side_of(k)``.  Returns per-hand margins for simcore's side."""
+def match(game, ours, theirs, hands: int, seed: int, side_of, start: int = 0):
+    """simcore's bots ``ours(player)`` against ``theirs(player)``; hand k (``start`` ...
+    ``start + hands - 1``) puts simcore on the players ``side_of(k)``.  Returns per-hand
+    margins for simcore's side."""
     n = game.num_players()
     name = game.get_type().short_name
     margins, seconds, knocks = [], 0.0, []
-    for k in range(hands):
+    for k in range(start, start + hands):
         side = side_of(k)
         bots = [ours(p) if p in side else theirs(p) for p in range(n)]
         t = time.perf_counter()
@@ -201,6 +205,8 @@ def gin(args):
                 ("expert", heuristic, "simcore heuristic")]
     if args.params:  # only the expert with these weights against the simple bot
         matchups = [(expert_with(args.params), simple, "simple_gin_rummy_bot")]
+    if args.player:  # only this policy against the simple bot, on --jobs processes
+        return gin_player(args)
     for policy, other, other_name in matchups:
         ours = lambda p, policy=policy: make_bot(game, p, policy, seed=args.seed)  # noqa: E731
         margins, s, knocks = match(game, ours, other, args.hands, args.seed,
@@ -209,6 +215,32 @@ def gin(args):
         lines.append(row(label, margins, s))
         knock_lines.append(knock_row(label, margins, knocks))
     return lines, knock_lines
+
+
+def _gin_part(job):
+    """Hands ``lo`` ... ``hi - 1`` of a ``--player`` match (one worker process)."""
+    policy, lo, hi, seed = job
+    game = pyspiel.load_game("gin_rummy")
+    params = game.get_parameters()
+    simple = lambda p: pyspiel.make_simple_gin_rummy_bot(params, p)  # noqa: E731
+    ours = lambda p: make_bot(game, p, policy, seed=seed)  # noqa: E731
+    return match(game, ours, simple, hi - lo, seed, lambda k: (k % 2,), start=lo)
+
+
+def gin_player(args):
+    """``--player`` against the simple bot, the hands split over ``--jobs`` processes: the
+    same hands and rows as one process (each hand's deal and streams are its own)."""
+    import multiprocessing
+
+    cuts = [args.hands * j // args.jobs for j in range(args.jobs + 1)]
+    jobs = [(args.player, lo, hi, args.seed) for lo, hi in zip(cuts, cuts[1:]) if hi > lo]
+    with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+        parts = pool.map(_gin_part, jobs)
+    margins = [m for part in parts for m in part[0]]
+    knocks = [k for part in parts for k in part[2]]
+    seconds = sum(part[1] * len(part[0]) for part in parts) / max(len(margins), 1)
+    label = f"gin {args.player} vs simple_gin_rummy_bot"
+    return [row(label, margins, seconds)], [KNOCK_HEADER, knock_row(label, margins, knocks)]
 
 
 def partnership(k):
@@ -535,6 +567,10 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ismcts", type=int, default=0, help="Euchre: also vs ISMCTS, N sims/move")
     ap.add_argument("--ismcts-hands", type=int, default=0, help="hands vs ISMCTS (default --hands)")
+    ap.add_argument("--player", help="gin: only this simcore policy (e.g. pimc, pimc:256) "
+                                     "against the simple gin bot")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="gin --player: processes to split the hands over (default 1)")
     ap.add_argument("--params", help="gin: only the expert with these weights (expert.PARAMS "
                                      "order, comma-separated) against the simple gin bot")
     ap.add_argument("--search-hands", type=int, default=0,

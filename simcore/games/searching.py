@@ -1,4 +1,5 @@
-"""What the search policies (``pimc``, ``pimc:W``, ``dd``) of the trick games share, game-neutral:
+"""What the search policies (``pimc``, ``pimc:W``, ``dd``) share, game-neutral (Gin Rummy has
+``pimc`` only):
 their names and ids, the play-policy table that accepts any ``pimc:W``, the run's kernel blocks,
 and giving a kernel built from an engine's code a cached home in the policy's own module.
 
@@ -43,9 +44,11 @@ class PlayPolicies(dict):
     """A game's play policies by name: the built-in ones plus ``pimc:W`` for any W in
     1..10000 (listed once, as ``pimc:W``)."""
 
-    def __init__(self, builtin: dict, default_worlds: int):
-        super().__init__(builtin, pimc=PIMC + default_worlds, **{"pimc:W": -1}, dd=DD)
+    def __init__(self, builtin: dict, default_worlds: int, dd: bool = True):
+        super().__init__(builtin, pimc=PIMC + default_worlds, **{"pimc:W": -1},
+                         **({"dd": DD} if dd else {}))
         self.default_worlds = default_worlds
+        self.dd = dd
 
     def __contains__(self, name):
         return self._id(name) is not None or (name != "pimc:W" and dict.__contains__(self, name))
@@ -55,6 +58,8 @@ class PlayPolicies(dict):
         return pid if pid is not None else dict.__getitem__(self, name)
 
     def _id(self, name):
+        if name == "dd" and not self.dd:
+            return None
         return search_id(name, self.default_worlds)
 
 

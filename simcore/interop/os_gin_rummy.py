@@ -34,7 +34,9 @@ from simcore.melds import (
     to_sequence,
 )
 from simcore.games.gin_rummy import layout as L
-from simcore.games.gin_rummy.policies import PLAY_POLICIES, builtin_play
+from simcore.games.gin_rummy.pimc import PLAY_POLICIES, pimc_play
+from simcore.games.gin_rummy.policies import builtin_play
+from simcore.games.searching import MAX_WORLDS, PIMC
 from simcore.games.gin_rummy.rules import Rules
 
 NAME = "gin_rummy"
@@ -109,6 +111,9 @@ class Observation:
     turns: int = 0  # completed discards
     drawn: int = -2  # this turn's draw: -2 none yet, -1 from the stock, else the card taken
     knocker: int = -1
+    hist: list = field(default_factory=list)  # the public history, layout.V_HIST's entries
+    passes: int = 0  # upcards passed (GR-7)
+    offered: int = 0  # 1 when this turn's draw was a choice of the top card
     knocker_melds: list = field(default_factory=list)  # simcore masks as laid
     layoffs: set = field(default_factory=set)
     layoffs_done: bool = False
@@ -165,15 +170,21 @@ def _note(obs: Observation, player: int, a: int, meld_cards):
     mine = player == obs.seat
     if obs.knocker < 0:
         if a == DRAW_UPCARD:
+            obs.offered = 1
             obs.drawn = _take_top(obs, player)
         elif a == DRAW_STOCK:
+            obs.offered = int(bool(obs.pile) and not (obs.turns == 0 and obs.passes == 2))
             obs.drawn = -1
+        elif a == PASS and obs.turns == 0 and obs.stock == 52 - DEALT:  # GR-7: the upcard
+            obs.passes += 1
+            obs.hist.append(L.hist_entry(player, 1, 0, -1))
         elif a == KNOCK:
             obs.knocker = player
             if obs.drawn == -2:  # at the wall: OpenSpiel adds the upcard to the hand
                 _take_top(obs, player)
         elif a < 52:  # a discard
             c = os_to_card(a)
+            obs.hist.append(L.hist_entry(player, obs.offered, int(obs.drawn >= 0), c))
             obs.pile.append(c)
             obs.turns += 1
             obs.drawn = -2
@@ -230,8 +241,19 @@ def builtin(name: str) -> Decisions:
                                                                           view, st))
 
 
+def searching(arg) -> Decisions:
+    """``pimc`` or ``pimc:W`` (:mod:`simcore.games.gin_rummy.pimc`)."""
+    name = "pimc" if arg is None else f"pimc:{arg}"
+    pid = PLAY_POLICIES[name] if name in PLAY_POLICIES else None
+    if pid is None:
+        raise SimcoreError(f"pimc:W needs W in 1 ... {MAX_WORLDS}, not {arg!r}")
+    worlds = pid - PIMC
+    return Decisions(play=lambda kind, seat, hand, view, st: pimc_play(kind, seat, hand, view, st,
+                                                                       worlds))
+
+
 POLICIES = {name: no_argument(lambda name=name: builtin(name))
-            for name in ("random", "heuristic", "expert")}
+            for name in ("random", "heuristic", "expert")} | {"pimc": searching}
 
 
 def seat_view(obs: Observation, table: Table, taken: int = -1) -> np.ndarray:
@@ -249,6 +271,9 @@ def seat_view(obs: Observation, table: Table, taken: int = -1) -> np.ndarray:
     view[L.V_TAKEN] = taken
     view[L.V_TAKEN_LOCKED] = 0 if table.rules.may_discard_taken_card else 1
     view[L.V_UPCARD] = obs.upcard
+    view[L.V_HIST_N] = len(obs.hist)
+    n = min(len(obs.hist), L.MAX_HIST)
+    view[L.V_HIST:L.V_HIST + n] = obs.hist[:n]
     return view
 
 
@@ -298,7 +323,7 @@ def _with_top(obs: Observation) -> Observation:
     """The observation with the top discard taken into the hand (the wall knock's hand)."""
     wall = Observation(obs.seat, obs.visible, set(obs.hand), obs.upcard, list(obs.pile),
                        set(obs.opp_picks), set(obs.opp_discards), obs.stock, obs.turns,
-                       history=obs.history, meld_cards=obs.meld_cards)
+                       hist=list(obs.hist), history=obs.history, meld_cards=obs.meld_cards)
     wall.drawn = _take_top(wall, obs.seat)
     return wall
 

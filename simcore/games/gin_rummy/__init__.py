@@ -20,14 +20,28 @@ from simcore.games.base import (
     n_blocks,
     with_attempts,
 )
-from simcore.games.gin_rummy import engine, layout
+from simcore.games.gin_rummy import engine, layout, pimc
 from simcore.games.gin_rummy.engine import games_kernel, hands_kernel, with_play
-from simcore.games.gin_rummy.policies import KNOCK_POLICIES, PLAY_POLICIES, USER_POLICY, builtin_play
+from simcore.games.gin_rummy.policies import KNOCK_POLICIES, USER_POLICY, builtin_play
 from simcore.games.gin_rummy.rules import Rules
+from simcore.games.searching import check_choice, search_blocks, searching
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
-_kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel))
+_user_kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel, _games_kernel))
+
+
+def _kernels(choice: PolicyChoice):
+    """(hands kernel, games kernel): with a ``pimc`` seat the search kernels, compiled only
+    then; else the built-in (or user-policy) kernels."""
+    if searching(choice):
+        check_choice(choice)
+        return pimc.kernels()
+    return _user_kernels(choice)
+
+
+def _blocks(count: int, choice: PolicyChoice) -> int:
+    return search_blocks(count) if searching(choice) else n_blocks(count)
 
 USER_POLICY_DOC = """A Gin Rummy play policy is a jitted function
     policy(kind, seat, hand, view, st) -> int
@@ -114,7 +128,7 @@ def _hands(seed, start, count, rules, choice, deal_filter, knock_what_if):
     kernel, _ = _kernels(choice)
     out = np.zeros(count, layout.HAND_ROW)
     dealt, finals, deadwoods = _hand_arrays(count)
-    bad = np.zeros((n_blocks(count), 2), np.int64)
+    bad = np.zeros((_blocks(count, choice), 2), np.int64)
     attempts = np.zeros(count, np.int64)
     capped = np.zeros(1, np.int64)
     kernel(np.uint64(seed), np.int64(start), out, dealt, finals, deadwoods,
@@ -135,7 +149,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     _, kernel = _kernels(choice)
     games = np.zeros(count, layout.GAME_ROW)
     scores = np.zeros((count, 4), np.int64)
-    blocks = n_blocks(count)
+    blocks = _blocks(count, choice)
     bad = np.zeros((blocks, 3), np.int64)
     cfg = config(rules, choice)
     ids = GAME.policy_ids(choice, USER_POLICY)
@@ -179,7 +193,8 @@ GAME = Game(
     name="gin-rummy",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
-    play_policies=PLAY_POLICIES,
+    play_policies=pimc.PLAY_POLICIES,
+    policy_notes=pimc.NOTES,
     default_play="heuristic",
     decisions={"knock": KNOCK_POLICIES},
     default_decisions={"knock": "limit"},

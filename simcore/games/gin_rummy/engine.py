@@ -23,9 +23,12 @@ from simcore.games.gin_rummy.layout import (
     K_DRAW,
     K_KNOCK,
     K_UPCARD,
+    MAX_HIST,
     V_DEADWOOD,
     V_DEALER,
     V_DISCARD,
+    V_HIST,
+    V_HIST_N,
     V_KNOCK_AT,
     V_KNOCK_LIMIT,
     V_OPP_DISCARDS,
@@ -39,6 +42,7 @@ from simcore.games.gin_rummy.layout import (
     V_TURN,
     V_UPCARD,
     VIEW_SIZE,
+    hist_entry,
 )
 from simcore.games.gin_rummy.policies import builtin_play
 
@@ -111,6 +115,15 @@ def _ask(kind, p, policies, hands, picks, discards, view, pst):
     view[V_OPP_PICKS] = np.int64(picks[1 - p])
     view[V_OPP_DISCARDS] = np.int64(discards[1 - p])
     return play(policies[p], np.int64(kind), p, hands[p], view, pst)  # one compile for every kind
+
+
+@nb.njit(inline="always", cache=True)
+def _note_turn(view, seat, offered, took, discard):
+    """Append a turn to the view's public history (layout.V_HIST)."""
+    j = view[V_HIST_N]
+    if j < MAX_HIST:
+        view[V_HIST + j] = hist_entry(seat, offered, took, discard)
+    view[V_HIST_N] = j + 1
 
 
 @nb.njit(inline="always", cache=True)
@@ -191,7 +204,9 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
     for i in range(2):
         q = (1 - dealer) if i == 0 else dealer
         view[V_TURN] = turns
-        if _ask(K_UPCARD, q, policies, hands, picks, discards, view, pst) == 1:
+        if _ask(K_UPCARD, q, policies, hands, picks, discards, view, pst) != 1:
+            _note_turn(view, q, 1, 0, -1)
+        else:
             res[R_TAKER] = q
             hands[q] |= bit(upcard)
             picks[q] |= bit(upcard)
@@ -207,6 +222,7 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
             if status == _KNOCKED:
                 knocker = q
             else:
+                _note_turn(view, q, 1, 1, card)
                 order[n_pile] = card
                 n_pile += 1
             p = 1 - q
@@ -222,7 +238,8 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
         view[V_TURN] = turns
         view[V_TAKEN] = -1
         take_pile = False
-        if not from_stock_only and n_pile > 0:
+        offered = not from_stock_only and n_pile > 0
+        if offered:
             take_pile = _ask(K_DRAW, p, policies, hands, picks, discards, view, pst) == 1
         from_stock_only = False
         taken = -1
@@ -246,6 +263,7 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
         if status == _KNOCKED:
             knocker = p
         else:
+            _note_turn(view, p, 1 if offered else 0, 1 if take_pile else 0, card)
             order[n_pile] = card
             n_pile += 1
             p = 1 - p

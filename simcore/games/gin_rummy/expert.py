@@ -490,14 +490,16 @@ def _weights(view, params):
 
 
 @nb.njit(inline="always", cache=True)
-def _discard(hand, view, params):
-    """The card to discard from the 11-card hand (public id).
-
-    A first pass gives the minimum-deadwood discard (ties to the higher value, then the
-    higher id, as ``melds.best_discard_seq``), taken when it lets the seat knock, and each
-    card's defensive score; the best LOOK_N (within LOOK_MARGIN) then get the look one draw
-    ahead.  A card that melds with nothing is deadwood in every arrangement, so dropping it
-    lowers the deadwood by exactly its value."""
+def discard_scores(hand, view, params, danger_of, danger_weight):
+    """The first pass over the 11-card hand's discards: (h, unseen, cards, scores, dws, n,
+    low_card, low_dw) in sequence ids, ``cards[:n]`` the allowed discards, ``scores`` their
+    defensive scores, ``dws`` the deadwood each keeps, ``low_card`` the minimum-deadwood
+    discard (ties to the higher value, then the higher id, as ``melds.best_discard_seq``)
+    keeping ``low_dw``.  A card's danger is the reading's (``_window_sum``) at DANGER_COST,
+    or with ``danger_weight`` >= 0 ``danger_of[public id]`` at that weight (scaled as
+    DANGER_COST is while the opponent is near a knock): the ``pimc`` policy's reading.  A card
+    that melds with nothing is deadwood in every arrangement, so dropping it lowers the
+    deadwood by exactly its value."""
     h = to_sequence(hand, True)
     keep = np.uint64(0)
     if view[V_TAKEN] >= 0:  # never the card just taken, even where the rules allow it
@@ -507,6 +509,8 @@ def _discard(hand, view, params):
     base = min_deadwood_seq(h, GIN_PLANES) if loose else 0
     known, unseen, likely, unlikely, high, p = _reading(hand, view, params)
     danger_cost, out_cost, low_feed, last_value = _weights(view, params)
+    if danger_weight >= 0:
+        danger_weight *= danger_cost / params[0] if params[0] > 0 else 1.0
     low_card, low_dw, low_val = -1, 1 << 30, -1
     cards = np.empty(11, np.int64)
     scores = np.empty(11, np.float64)
@@ -520,12 +524,29 @@ def _discard(hand, view, params):
         dw = base - v if loose & bit(c) else min_deadwood_seq(h & ~bit(c), GIN_PLANES)
         if dw < low_dw or (dw == low_dw and v >= low_val):
             low_card, low_dw, low_val = c, dw, v
-        danger = min(1.0, _window_sum(c, known, unseen, likely, unlikely, high, p, params[10]))
-        score = dw + danger_cost * danger + out_cost * _live_outs(c, h & ~bit(c), unseen)
+        if danger_weight >= 0:
+            danger = danger_weight * danger_of[lowest_bit(from_sequence(bit(c), True))]
+        else:
+            danger = danger_cost * min(1.0, _window_sum(c, known, unseen, likely, unlikely, high,
+                                                        p, params[10]))
+        score = dw + danger + out_cost * _live_outs(c, h & ~bit(c), unseen)
         if v < last_value:
             score += low_feed
         cards[n], scores[n], dws[n] = c, score, dw
         n += 1
+    return h, unseen, cards, scores, dws, n, low_card, low_dw
+
+
+_NO_DANGER = np.zeros(0, np.float64)
+
+
+@nb.njit(inline="always", cache=True)
+def _discard(hand, view, params):
+    """The card to discard from the 11-card hand (public id): the minimum-deadwood discard
+    when it lets the seat knock, else the best of ``discard_scores`` after the look one
+    draw ahead of the best LOOK_N (within LOOK_MARGIN)."""
+    h, unseen, cards, scores, dws, n, low_card, low_dw = discard_scores(hand, view, params,
+                                                                         _NO_DANGER, -1.0)
     if low_dw <= knock_threshold(view, params):
         return lowest_bit(from_sequence(bit(low_card), True))
     return lowest_bit(from_sequence(bit(_look_ahead(h, unseen, view, params, cards, scores,

@@ -4,6 +4,7 @@ Hands are public-order uint64 masks (simcore.cards); the meld kernels (simcore.m
 to their ace-low sequence order internally.
 """
 
+import numba as nb
 import numpy as np
 
 N_SEATS = 2
@@ -32,7 +33,22 @@ V_TAKEN_LOCKED = 14  # 1 if V_TAKEN may not be discarded (GR-8, may_discard_take
 V_DEADWOOD = 11      # K_KNOCK: deadwood of the 10 cards kept
 V_DISCARD = 12       # K_KNOCK: the card being discarded
 V_UPCARD = 13        # the first upcard
-VIEW_SIZE = 16
+# The hand's public history, one entry a turn in order (GR-7, GR-8): entry j is
+# view[V_HIST + j] for j < min(view[V_HIST_N], MAX_HIST); a longer history keeps its first
+# MAX_HIST turns.  An entry is ``seat | offered << 1 | took << 2 | (discard + 1) << 3``:
+# ``offered`` 1 when the seat was asked to take the upcard or the top discard, ``took`` 1 when
+# it did (else it drew from the stock, or passed the upcard), ``discard`` the card it put on
+# the pile (-1 for a passed upcard; a knock's face-down discard is not public and ends the
+# history).  Together with the seat's own hand this is all the seat has seen.
+V_HIST_N = 16
+V_HIST = 17
+MAX_HIST = 64
+VIEW_SIZE = V_HIST + MAX_HIST
+
+
+@nb.njit(inline="always", cache=True)
+def hist_entry(seat, offered, took, discard):
+    return seat | offered << 1 | took << 2 | (discard + 1) << 3
 
 # end column
 END_VOID = 0
