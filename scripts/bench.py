@@ -21,7 +21,8 @@ compiles the Numba cache), so they describe steady-state throughput.  Steps (``-
     pimc      decisions per second of each trick game's ``pimc`` (default W) on one thread: one
               searching seat, its decisions counted from the logged hands (cards with more than
               one legal choice, bids and calls), divided by the search time (the run's time
-              less the same deals all heuristic)
+              less the same deals all heuristic); Gin Rummy: hands/s with ``pimc`` in seat 0
+              and the expert in seat 1, 1 and 2 threads, and the search's CPU ms a hand
     solve     the open-hand solvers, single thread (scripts/bench_solve.py: Spades against DDS,
               Euchre DD tables, Trump Friend endings and full deals; time and nodes per solve,
               mean/median/max), and ``simcore solve GAME`` on 1 and 2 threads (deals/s, capped
@@ -696,6 +697,40 @@ def pimc_step(table, names, sizes, repeats):
                   f"{'met' if r >= target else 'NOT met'}")
 
 
+GIN_PIMC_HANDS = 120  # hands a timing of Gin's pimc (quick: 1/4)
+
+
+def gin_pimc_rate(hands: int, repeats: int, threads: int):
+    """Hands/s of Gin Rummy with ``pimc`` (default W) in seat 0 and the expert in seat 1 on
+    ``threads`` threads, and the search's CPU ms a hand (less the same deals all expert)."""
+    _threads(threads)
+    game = games.get("gin-rummy")
+    rules = game.rules_cls()
+    plain = game.policies_from_specs(["expert"])
+    searching = game.policies_from_specs(["expert", "0=pimc"])
+    run = lambda choice, n=hands: game.run_hands(1, 0, n, rules, choice, False)  # noqa: E731
+    run(plain, 10), run(searching, 2)  # warm-up: loads or compiles the kernels
+    wall, cpu = [], {"plain": [], "searching": []}
+    for _ in range(repeats):
+        for key, choice in (("plain", plain), ("searching", searching)):
+            t, c = time.perf_counter(), time.process_time()
+            run(choice)
+            cpu[key].append(time.process_time() - c)
+            if key == "searching":
+                wall.append(time.perf_counter() - t)
+    return hands / min(wall), 1000 * (min(cpu["searching"]) - min(cpu["plain"])) / hands
+
+
+def gin_pimc_step(table, sizes, repeats, threads):
+    hands = GIN_PIMC_HANDS // (4 if sizes.quick else 1)
+    worlds = games.get("gin-rummy").play_policies["pimc"] - 10000  # PIMC + W
+    for t in threads:
+        r, ms = gin_pimc_rate(hands, repeats, t)
+        table.row("gin-rummy", f"`pimc` (W = {worlds}) in seat 0, expert in seat 1 "
+                  f"({hands} hands)", t, f"{r:,.1f} hands/s",
+                  f"{ms:.0f} CPU ms of search a hand")
+
+
 # ---------------------------------------------------------------- open-hand solving
 
 SOLVE_DEALS = {"spades": 2, "euchre": 20_000, "trump-friend": 1}  # deals of a `simcore solve` run
@@ -878,6 +913,8 @@ def main(argv=None, out=sys.stdout) -> Table:
         cluster_step(table, sizes)
     if "pimc" in steps:
         pimc_step(table, [n for n in names if n in SOLVED], sizes, args.repeats)
+        if "gin-rummy" in names:
+            gin_pimc_step(table, sizes, args.repeats, threads)
     if "solve" in steps:
         solve_step(table, [n for n in names if n in SOLVED], threads, args.solve_seconds)
     table.note(f"Load average at the end (this run included): {os.getloadavg()[0]:.2f}.")

@@ -352,14 +352,18 @@ def particles(hand, view, n_particles, moves, st):
 
 @nb.njit(inline="always", cache=True)
 def _greedy_discard(H):
-    """The minimum-deadwood discard of 11 cards (ties to the higher value): (card, deadwood)."""
+    """The minimum-deadwood discard of 11 cards (ties to the higher value): (card, deadwood).
+    A card that melds with nothing lowers the deadwood by its value."""
+    H = np.uint64(H)
+    loose = from_sequence(~meldable(to_sequence(H, True)) & _ALL, True) & H
+    full = gin_deadwood(H) if loose else 0
     best, best_dw, best_v = -1, 1 << 30, -1
-    m = np.uint64(H)
+    m = H
     while m:
         c = lowest_bit(m)
         m &= m - _ONE
-        dw = gin_deadwood(np.uint64(H) & ~bit(c))
         v = policies._card_value(c)
+        dw = full - v if loose & bit(c) else gin_deadwood(H & ~bit(c))
         if dw < best_dw or (dw == best_dw and v > best_v):
             best, best_dw, best_v = c, dw, v
     return best, best_dw

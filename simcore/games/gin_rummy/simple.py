@@ -14,9 +14,10 @@ import numpy as np
 
 from simcore.cards import bit, lowest_bit
 from simcore.games.gin_rummy.layout import K_DISCARD, K_DRAW, K_UPCARD, V_KNOCK_LIMIT, V_TOP
-from simcore.melds import gin_deadwood
+from simcore.melds import from_sequence, gin_deadwood, meldable, to_sequence
 
 _ONE = np.uint64(1)
+_ALL = np.uint64((1 << 52) - 1)
 
 
 @nb.njit(inline="always", cache=True)
@@ -34,15 +35,30 @@ def _os_rank_key(c):
 @nb.njit(cache=True)
 def simple_bot_discard(hand):
     """The highest-ranked card that is deadwood in a minimum-deadwood arrangement of the 11
-    cards; with 11-card gin, the first card (OpenSpiel's order) whose discard keeps gin."""
+    cards; with 11-card gin, the first card (OpenSpiel's order) whose discard keeps gin.
+
+    A card that melds with nothing in the hand is deadwood in every arrangement, so the best
+    such card is found without a deadwood search; only melding cards ranked above it are
+    searched (``tests/test_gin_rummy_pimc.py`` checks it against the search of every card)."""
     hand = np.uint64(hand)
-    full = gin_deadwood(hand)
+    loose = from_sequence(~meldable(to_sequence(hand, True)) & _ALL, True) & hand
     best, best_key = -1, -1
-    m = hand
+    m = loose
     while m:
         c = lowest_bit(m)
         m &= m - _ONE
-        if gin_deadwood(hand & ~bit(c)) == full - card_value(c) and _os_rank_key(c) > best_key:
+        if _os_rank_key(c) > best_key:
+            best, best_key = c, _os_rank_key(c)
+    full = -1
+    m = hand & ~loose
+    while m:
+        c = lowest_bit(m)
+        m &= m - _ONE
+        if _os_rank_key(c) <= best_key:
+            continue
+        if full < 0:
+            full = gin_deadwood(hand)
+        if gin_deadwood(hand & ~bit(c)) == full - card_value(c):
             best, best_key = c, _os_rank_key(c)
     if best >= 0:
         return best
@@ -64,6 +80,8 @@ def simple_bot_takes(hand, top, limit):
     with_top = np.uint64(hand) | bit(top)
     if gin_deadwood(with_top & ~bit(simple_bot_discard(with_top))) <= limit:
         return True, True
+    if not (meldable(to_sequence(with_top, True)) & to_sequence(bit(top), True)):
+        return False, False  # it melds with nothing: deadwood in every arrangement
     # the top card melded in every best arrangement (it is in no best deadwood)
     return gin_deadwood(np.uint64(hand)) != gin_deadwood(with_top) - card_value(top), False
 
