@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from simcore.cards import bit, lowest_bit, popcount
+from simcore.cards import bit
 from simcore.errors import SimcoreError
 from simcore.games.base import PolicyChoice
 from simcore.games.gin_rummy import GAME, layout as L, pimc, run_hands
@@ -15,7 +15,6 @@ from simcore.games.gin_rummy.rules import Rules
 from simcore.games.gin_rummy.simple import simple_bot_discard, simple_bot_takes
 from simcore.melds import gin_deadwood
 
-ALL = (1 << 52) - 1
 
 
 # ---------------------------------------------------------------- the model's rules

@@ -16,10 +16,10 @@ import subprocess
 import sys
 import time
 
-# Longest compile first, so the two processes finish together.  "pimc:GAME" is a trick game's
+# Longest compile first, so the two processes finish together.  "pimc:GAME" is a game's
 # search-policy kernel set (its own cached kernels, compiled only for a pimc/dd run).
-GAMES = ("pimc:euchre", "pimc:spades", "pimc:trump-friend", "trump-friend", "spades", "gin-rummy",
-         "dummy", "euchre")
+GAMES = ("pimc:euchre", "pimc:spades", "pimc:trump-friend", "pimc:gin-rummy", "trump-friend",
+         "spades", "gin-rummy", "dummy", "euchre")
 
 
 # A two-card ending per trick game: compiles its open-hand solver (value and moves).
