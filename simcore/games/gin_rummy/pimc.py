@@ -46,7 +46,7 @@ from simcore import rng
 from simcore.cards import bit, lowest_bit, popcount
 from simcore.games.gin_rummy import engine, expert, policies
 from simcore.games.gin_rummy.expert import PARAMS as EXPERT_PARAMS
-from simcore.games.gin_rummy.expert import discard_scores, expert_play, knock_threshold
+from simcore.games.gin_rummy.expert import discard_scores, knock_threshold
 from simcore.games.gin_rummy.layout import (
     K_DISCARD,
     MAX_HIST,
@@ -72,6 +72,7 @@ DANGER_WEIGHT = 2.0
 KNOCK_TAKE = 8.0
 MAX_DRAWS = 32  # the opponent's stock draws a particle holds (the stock has 31 cards)
 VOID_STOCK = 2  # play-outs end void with this many stock cards (GR-12's default)
+EXPERT = policies.PLAY_POLICIES["expert"]
 
 _ONE = np.uint64(1)
 _ALL = np.uint64((1 << 52) - 1)
@@ -418,7 +419,7 @@ def pimc_discard(hand, view, params, worlds, st):
     limit = view[V_KNOCK_LIMIT]
     ok, opp, weights = particles(hand, view, N_PARTICLES, MOVES, st)
     if not ok:
-        return expert_play(K_DISCARD, view[V_SEAT], hand, view, st, params)
+        return _expert(K_DISCARD, view[V_SEAT], hand, view, st)
     danger = np.zeros(52, np.float64)
     total = weights.sum()
     m = np.uint64(hand)
@@ -475,11 +476,20 @@ def pimc_discard(hand, view, params, worlds, st):
     return cand[best]
 
 
+@nb.njit(inline="always", cache=True)
+def _expert(kind, seat, hand, view, st):
+    """The expert's answer, through the built-in dispatcher: one compiled copy of the expert
+    (shared with the built-in kernels' cache), not another inlined here."""
+    # np.int64: no literal arguments, so the call uses the built-in kernels' signature
+    return policies.builtin_play(np.int64(EXPERT), np.int64(kind), np.int64(seat), hand, view,
+                                 st)
+
+
 @nb.njit(cache=True)
 def pimc_play(kind, seat, hand, view, st, worlds):
     """The ``pimc:worlds`` policy: the expert's answers, the discard searched."""
     if kind != K_DISCARD:
-        return expert_play(kind, seat, hand, view, st, EXPERT_PARAMS)
+        return _expert(kind, seat, hand, view, st)
     own = np.zeros(1, np.uint64)
     own[0] = rng.stream_key(st[0], seat, view[V_TURN], view[V_HIST_N])
     return pimc_discard(hand, view, EXPERT_PARAMS, worlds, own)
