@@ -254,6 +254,14 @@ def gin_deadwood(hand):
     return min_deadwood_seq(to_sequence(hand, True), GIN_PLANES)
 
 
+@nb.njit(inline="always", cache=True)
+def gin_loose(hand):
+    """The cards of a public-order Gin hand that meld with nothing in it: deadwood in every
+    arrangement, so dropping one lowers the hand's deadwood by exactly its value."""
+    h = np.uint64(hand)
+    return from_sequence(~meldable(to_sequence(h, True)) & _ALL, True) & h
+
+
 # ---------------------------------------------------------------- best discard
 
 

@@ -384,6 +384,18 @@ def test_pimc_runs_are_reproducible_across_threads_and_chunks():
     assert not whole.equals(expert)
 
 
+def _play_openspiel_hand(game, bots, rs):
+    """One hand of OpenSpiel's game, chance outcomes drawn from ``rs``; the final state."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(rs.choices(actions, probs)[0])
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    return state
+
+
 def test_the_openspiel_glue_gives_the_same_history(monkeypatch):
     """In OpenSpiel's engine the glue's view rebuilds from its history just as the engine's
     does (60 hands, the checking seats in both chairs)."""
@@ -405,13 +417,7 @@ def test_the_openspiel_glue_gives_the_same_history(monkeypatch):
     bots = [openspiel.make_bot(game, p, "checking", seed=4) for p in range(2)]
     rs = random.Random(4)
     for _ in range(60):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rs.choices(actions, probs)[0])
-            else:
-                state.apply_action(bots[state.current_player()].step(state))
+        _play_openspiel_hand(game, bots, rs)
     assert len(asked) > 1000 and max(asked) > 20
 
 
@@ -427,13 +433,6 @@ def test_pimc_plays_whole_hands_in_openspiel():
     for _ in range(3):  # the simple bot keeps state: a new one a hand
         bots = [openspiel.make_bot(game, 0, "pimc:8", seed=2),
                 pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1)]
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                actions, probs = zip(*state.chance_outcomes())
-                state.apply_action(rs.choices(actions, probs)[0])
-            else:
-                state.apply_action(bots[state.current_player()].step(state))
-        assert sum(state.returns()) == 0
+        assert sum(_play_openspiel_hand(game, bots, rs).returns()) == 0
     with pytest.raises(SimcoreError, match="pimc:W"):
         openspiel.make_bot(game, 0, "pimc:0")

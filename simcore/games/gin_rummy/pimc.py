@@ -60,8 +60,8 @@ from simcore.games.gin_rummy.layout import (
     V_UPCARD,
 )
 from simcore.games.searching import PIMC, PlayPolicies, home
-from simcore.games.gin_rummy.simple import card_value, simple_bot_discard, simple_bot_takes
-from simcore.melds import from_sequence, gin_deadwood, meldable, to_sequence
+from simcore.games.gin_rummy.simple import simple_bot_discard, simple_bot_takes
+from simcore.melds import from_sequence, gin_deadwood, gin_loose, meldable, to_sequence
 
 DEFAULT_WORLDS = 512
 N_PARTICLES = 256
@@ -356,14 +356,14 @@ def _greedy_discard(H):
     """The minimum-deadwood discard of 11 cards (ties to the higher value): (card, deadwood).
     A card that melds with nothing lowers the deadwood by its value."""
     H = np.uint64(H)
-    loose = from_sequence(~meldable(to_sequence(H, True)) & _ALL, True) & H
+    loose = gin_loose(H)
     full = gin_deadwood(H) if loose else 0
     best, best_dw, best_v = -1, 1 << 30, -1
     m = H
     while m:
         c = lowest_bit(m)
         m &= m - _ONE
-        v = card_value(c)
+        v = policies._card_value(c)
         dw = full - v if loose & bit(c) else gin_deadwood(H & ~bit(c))
         if dw < best_dw or (dw == best_dw and v > best_v):
             best, best_dw, best_v = c, dw, v

@@ -19,9 +19,9 @@ import numpy as np
 
 from simcore.cards import bit, lowest_bit, nth_bit, popcount
 from simcore.melds import (
-    from_sequence,
     gin_best_discard,
     gin_deadwood,
+    gin_loose,
     meldable,
     spread_ranks,
     to_sequence,
@@ -52,7 +52,6 @@ KNOCK_POLICIES = {"limit": -1, "gin_only": 0} | {f"at{k}": k for k in range(1, 1
 TAKE_GAIN = 8  # the heuristic takes an unmelding card only if deadwood drops by this much
 
 _ONE = np.uint64(1)
-_ALL = np.uint64((1 << 52) - 1)
 
 
 @nb.njit(inline="always", cache=True)
@@ -96,7 +95,7 @@ def best_heuristic_discard(hand, taken, opp_picks):
     A card that melds with nothing is deadwood in every arrangement, so dropping it lowers
     the deadwood by exactly its value: only meldable cards need a search."""
     h = np.uint64(hand)
-    loose = from_sequence(~meldable(to_sequence(h, True)) & _ALL, True) & h
+    loose = gin_loose(h)
     base = gin_deadwood(h)
     best = -1
     best_score = np.int64(1 << 30)

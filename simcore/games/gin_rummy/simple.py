@@ -14,16 +14,10 @@ import numpy as np
 
 from simcore.cards import bit, lowest_bit
 from simcore.games.gin_rummy.layout import K_DISCARD, K_DRAW, K_UPCARD, V_KNOCK_LIMIT, V_TOP
-from simcore.melds import from_sequence, gin_deadwood, meldable, to_sequence
+from simcore.games.gin_rummy.policies import _card_value
+from simcore.melds import gin_deadwood, gin_loose, meldable, to_sequence
 
 _ONE = np.uint64(1)
-_ALL = np.uint64((1 << 52) - 1)
-
-
-@nb.njit(inline="always", cache=True)
-def card_value(c):
-    r = c % 13
-    return 1 if r == 12 else min(r + 2, 10)
 
 
 @nb.njit(inline="always", cache=True)
@@ -41,7 +35,7 @@ def simple_bot_discard(hand):
     such card is found without a deadwood search; only melding cards ranked above it are
     searched (``tests/test_gin_rummy_pimc.py`` checks it against the search of every card)."""
     hand = np.uint64(hand)
-    loose = from_sequence(~meldable(to_sequence(hand, True)) & _ALL, True) & hand
+    loose = gin_loose(hand)
     best, best_key = -1, -1
     m = loose
     while m:
@@ -58,7 +52,7 @@ def simple_bot_discard(hand):
             continue
         if full < 0:
             full = gin_deadwood(hand)
-        if gin_deadwood(hand & ~bit(c)) == full - card_value(c):
+        if gin_deadwood(hand & ~bit(c)) == full - _card_value(c):
             best, best_key = c, _os_rank_key(c)
     if best >= 0:
         return best
@@ -83,7 +77,7 @@ def simple_bot_takes(hand, top, limit):
     if not (meldable(to_sequence(with_top, True)) & to_sequence(bit(top), True)):
         return False, False  # it melds with nothing: deadwood in every arrangement
     # the top card melded in every best arrangement (it is in no best deadwood)
-    return gin_deadwood(np.uint64(hand)) != gin_deadwood(with_top) - card_value(top), False
+    return gin_deadwood(np.uint64(hand)) != gin_deadwood(with_top) - _card_value(top), False
 
 
 @nb.njit(cache=True)
