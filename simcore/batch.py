@@ -63,14 +63,14 @@ def simulate(
     """Simulate ``deals`` hands (or whole games with ``mode="games"``) of ``game``.
 
     ``policy`` is a list of ``--policy`` strings (``"heuristic"``, ``"2=random"``,
-    ``"trump=notrump"``) or a dict such as ``{0: my_jitted_policy, "trump": "random"}``.
+    ``"DECISION=NAME"``) or a dict such as ``{0: my_jitted_policy, "DECISION": "random"}``.
     ``rules`` maps rules options to values.  With ``out`` the rows stream to Parquet parts in
     that folder; without it they stay in memory.  ``cluster`` (``tcp://host:8786`` or
     ``local:N``) computes the chunks on a Dask cluster instead of this process's threads.
 
-    ``what_if`` (e.g. ``"nil"``; see ``Game.what_if``) plays every deal once per option of that
+    ``what_if`` (a name of ``Game.what_if``) plays every deal once per option of that
     decision: ``deals * options`` rows, deal-major, with an ``option`` column (hands mode).
-    ``predeal`` (``["0=AS,KS,3H", "upcard=9H"]`` or a dict) fixes cards; ``conditions``
+    ``predeal`` (``["0=AS,KS,3H", "SLOT=CARDS"]`` or a dict) fixes cards; ``conditions``
     (``["0:longest>=5"]``, docs/conditions.md) keeps only deals meeting all of them, by
     reproducible rejection sampling: rows get ``attempts`` and the manifest
     ``acceptance_rate``.  Returns a :class:`Run`.
@@ -99,13 +99,13 @@ def solve_deals(
 ) -> Run:
     """The open-hand (double-dummy) table of ``deals`` deals of a trick game (``simcore solve``).
 
-    Deal k has exactly the cards (and dealer, declarer, upcard) of row k of
+    Deal k has exactly the cards (and the deal's facts: dealer, upcard, ...) of row k of
     :func:`simulate` with the same ``seed``, ``rules``, ``predeal`` and ``conditions``, so the
     two tables join on (``seed``, ``deal``).  Columns per game: docs/schema.md; what they
-    mean: docs/solving.md.  ``policy`` may only name Trump Friend's friend call
-    (``["friend=highest"]``), which decides ``dd_friend{t}``.  Folders, resume, threads and
-    clusters work as for :func:`simulate`.  ``options`` are the game's solve options (Spades:
-    ``{"nil": "exact" | "safe" | "none"}``, how much of each nil to solve), kept in the manifest.
+    mean: docs/solving.md.  ``policy`` may only name the decisions the table reads
+    (``Game.solve_decisions``, e.g. ``["DECISION=NAME"]``).  Folders, resume, threads and
+    clusters work as for :func:`simulate`.  ``options`` are the game's solve options
+    (``Game.solve_options``, ``{name: choice}``), kept in the manifest.
     """
     spec = _plan_solve(game, deals, seed, policy, rules, chunk_size, predeal, conditions, options)
     return _execute(spec, out, threads, resume, quiet, cluster)
@@ -185,7 +185,7 @@ def _plan_solve(game_name, deals, seed, policy, rules, chunk_size, predeal, cond
     game = games.get(game_name)
     if game.solve_hands is None:
         raise SimcoreError(f"{game.name} has no open-hand solver (simcore solve plays the trick "
-                           "games: spades, euchre, trump-friend)")
+                           f"games: {', '.join(games.names_with('solve_hands'))})")
     specs = [policy] if isinstance(policy, str) else list(policy or [])
     for item in specs:
         key = str(item).partition("=")[0].strip()
