@@ -62,10 +62,11 @@ class Advisor:
     default_levels: tuple[str, ...] = LEVELS
     unavailable: dict[str, tuple[str, ...]] = {}  # level -> options it cannot value at all
     upcard = False               # the decision needs --upcard (the turned-up card)
+    fixed_rules: dict[str, str] = {}  # rules options that put the user's seat in its place
 
     def rules(self, rules: dict) -> dict:
-        """The rules of every batch: the user's plus whatever fixes the user's seat."""
-        return dict(rules)
+        """The rules of every batch: the user's plus ``fixed_rules``."""
+        return {**rules, **self.fixed_rules}
 
     def predeal(self, hand, upcard) -> list[str]:
         """``--predeal`` values of every batch: the user's hand (and upcard)."""

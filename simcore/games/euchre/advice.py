@@ -23,11 +23,9 @@ class EuchreAdvisor(Advisor):
     options = ("pass", "order", "order-alone")
     unavailable = {"open-hand": ("pass",)}  # what follows a pass depends on the others' bidding
     searching = (1, 3)
+    fixed_rules = {"first_dealer": "0"}  # hands mode: every deal's dealer (EU-5)
     default_deals = {"open-hand": 2_000, "pimc": 150, "heuristic": 50_000}
     upcard = True
-
-    def rules(self, rules: dict) -> dict:
-        return {**rules, "first_dealer": "0"}  # hands mode: every deal's dealer (EU-5)
 
     def predeal(self, hand, upcard):
         return [f"{self.seat}=" + ",".join(format_card(c) for c in hand), f"upcard={format_card(upcard)}"]

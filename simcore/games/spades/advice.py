@@ -21,10 +21,8 @@ class SpadesAdvisor(Advisor):
     searching = (1, 3)
     # a deal is five full-deal solves, a minute or more of CPU today (docs/advise.md): on request
     default_levels = ("pimc", "heuristic")
+    fixed_rules = {"first_dealer": "0"}  # hands mode: every deal's dealer (SP-3)
     default_deals = {"open-hand": 4, "pimc": 120, "heuristic": 40_000}
-
-    def rules(self, rules: dict) -> dict:
-        return {**rules, "first_dealer": "0"}  # hands mode: every deal's dealer (SP-3)
 
     def runs(self, level, predeal, rules, play):
         if level == "open-hand":

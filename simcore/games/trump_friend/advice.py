@@ -26,10 +26,8 @@ class TrumpFriendAdvisor(Advisor):
     searching = (0,)  # the declarer searches; the friend is unknown, so nobody else is its side
     # a deal is ten full-deal solves, minutes of CPU today (docs/advise.md): open-hand on request
     default_levels = ("pimc", "heuristic")
+    fixed_rules = {"first_declarer": "0"}  # hands mode: every deal's declarer (TF-15)
     default_deals = {"open-hand": 4, "pimc": 30, "heuristic": 20_000}
-
-    def rules(self, rules: dict) -> dict:
-        return {**rules, "first_declarer": "0"}  # hands mode: every deal's declarer (TF-15)
 
     def runs(self, level, predeal, rules, play):
         if level == "open-hand":
