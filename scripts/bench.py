@@ -3,9 +3,11 @@
     .venv/bin/python scripts/bench.py                  # full run (cold starts and cluster runs are the longest)
     .venv/bin/python scripts/bench.py --quick          # smaller samples
     .venv/bin/python scripts/bench.py --only gin-rummy --skip cold,e2e
-    .venv/bin/python scripts/bench.py --markdown docs/performance-latest.md
+    .venv/bin/python scripts/bench.py --markdown docs/performance.md
 
-Prints a Markdown table.  Every figure is measured in this run; nothing is copied from docs.
+Prints a Markdown table.  ``--markdown FILE`` writes it into FILE too: between the lines
+``<!-- bench:begin -->`` and ``<!-- bench:end -->`` when FILE has them (docs/performance.md
+does: re-measuring replaces its table), else as the whole file.  Every figure is measured in this run; nothing is copied from docs.
 Rates are the best of ``--repeats`` timed calls after a warm-up call (which also loads or
 compiles the Numba cache), so they describe steady-state throughput.  Steps (``--skip``):
 
@@ -571,12 +573,12 @@ def cluster_step(table, sizes):
 
 
 # ---------------------------------------------------------------- search decisions per second
-# Issue 14 item 8: decisions per second per core at the default W.  One seat searches (Trump
-# Friend: seat 1, a defender, so the declarer's calls stay out of it), heuristic elsewhere.
+# Decisions per second per core at the default W.  One seat searches (Trump Friend: seat 1, a
+# defender, so the declarer's calls stay out of it), heuristic elsewhere.
 
 SEARCH_HANDS = {"euchre": 400, "spades": 64, "trump-friend": 96}  # hands a timing (quick: 1/4)
 SEARCH_SEAT = {"euchre": 0, "spades": 0, "trump-friend": 1}
-DECISION_TARGET = {"euchre": 500, "spades": 20, "trump-friend": 20}  # issue 14, per core
+DECISION_TARGET = {"euchre": 500, "spades": 20, "trump-friend": 20}  # per core
 
 
 def euchre_suit(c: int, trump: int) -> int:
@@ -693,7 +695,7 @@ def pimc_step(table, names, sizes, repeats):
         table.row(name, f"`pimc` (W = {worlds}) decisions of seat {SEARCH_SEAT[name]}, "
                   f"heuristic elsewhere ({hands:,} hands, {decisions:,} decisions, "
                   f"{seconds:.1f} CPU s of search)", 1, f"{r:,.1f} decisions/s",
-                  f"{1000 / r:.2f} ms a decision; issue 14 target {target}/s "
+                  f"{1000 / r:.2f} ms a decision; target {target}/s "
                   f"{'met' if r >= target else 'NOT met'}")
 
 
@@ -807,7 +809,10 @@ def build_parser():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller samples (noisier)")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--markdown", help="also write the table to this file")
+    parser.add_argument("--markdown", metavar="FILE",
+                        help="also write the table to FILE: between its <!-- bench:begin --> and "
+                             "<!-- bench:end --> lines when it has them (replacing the table there), "
+                             "else as the whole file")
     parser.add_argument("--only", help="comma-separated games (e.g. gin-rummy,dummy)")
     parser.add_argument("--skip", default="", help="comma-separated steps: " + ", ".join(STEPS))
     parser.add_argument("--policies", help="comma-separated play policies to time (default: all)")
@@ -883,8 +888,10 @@ def main(argv=None, out=sys.stdout) -> Table:
     command = " ".join(["python scripts/bench.py", *(argv if argv is not None else sys.argv[1:])])
     load = os.getloadavg()[0]  # before this run adds its own
     busy = busy_cores()  # the load average trails by minutes; this is the last second
-    table = Table(f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-                  f"Python {platform.python_version()}, numba {nb.__version__}.  Command: `{command}`.  "
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    table = Table(f"Measured {when}.  Machine: {platform.processor() or platform.machine()}, "
+                  f"{os.cpu_count()} cores, Python {platform.python_version()}, numba {nb.__version__}.  "
+                  f"Command: `{command}`.  "
                   f"Load average before the run: {load:.2f}; cores busy in the second before it: "
                   + ("unknown" if busy is None else f"{busy:.2f}")
                   + (" (a busy machine: these are not idle-machine figures)."
@@ -919,9 +926,24 @@ def main(argv=None, out=sys.stdout) -> Table:
         solve_step(table, [n for n in names if n in SOLVED], threads, args.solve_seconds)
     table.note(f"Load average at the end (this run included): {os.getloadavg()[0]:.2f}.")
     if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(table.markdown())
+        write_markdown(Path(args.markdown), table.markdown())
     return table
+
+
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+
+def write_markdown(path: Path, text: str) -> None:
+    """``text`` into ``path``: in place of what stands between its BEGIN and END lines when it
+    has both, else as the whole file."""
+    old = path.read_text() if path.is_file() else ""
+    lines = old.splitlines(keepends=True)
+    marks = [i for i, line in enumerate(lines) if line.strip() in (BEGIN, END)]
+    if len(marks) == 2 and lines[marks[0]].strip() == BEGIN and lines[marks[1]].strip() == END:
+        new = "".join(lines[:marks[0] + 1]) + text + "".join(lines[marks[1]:])
+    else:
+        new = text
+    path.write_text(new)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@ drop_stale_cache()  # before any kernel loads from Numba's cache: simcore/_cache
 from simcore.version import __version__
 from simcore.errors import SimcoreError
 from simcore.runs import load
+# simcore.open(path): a run folder's Run (manifest, hands(), games()).  Left out of __all__ so
+# that ``from simcore import *`` does not hide the built-in open.
+from simcore.runs import open_run as open  # noqa: A001
 from simcore.batch import simulate, solve_deals
 from simcore.solve import Solution, solve
 

@@ -3,8 +3,9 @@
 One command takes a hand and answers, for every option of one decision, what the option is
 worth on deals consistent with that hand, each with a 95% interval:
 
-- ``open-hand``: ``simcore solve`` with the hand predealt (every card seen, best play by every
-  seat: an upper bound of real play, docs/solving.md);
+- ``open-hand``: ``simcore solve`` with the hand predealt (the value when every seat plays
+  perfectly with every card seen; real play can score more or less for either side,
+  docs/solving.md);
 - ``pimc``: a ``simcore simulate --what-if`` run with the hand predealt and the hand's side
   playing ``pimc`` (a searching player, the other seats heuristic);
 - ``heuristic``: the same run with the heuristic everywhere (fast, so large samples).
@@ -415,7 +416,7 @@ def write_report(req: Request, rows: dict, commands: list) -> dict:
         f"- Hand: {' '.join(format_card(c) for c in req.hand)}"
         + (f"; upcard {format_card(req.upcard)}" if req.upcard is not None else "") + "\n"
         f"- Sample: {sizes} (seed {req.seed}); rows per level and option in `{csv.name}`\n"
-        f"- Levels: open-hand = `simcore solve` (every card seen, best play: an upper bound); pimc = seats "
+        f"- Levels: open-hand = `simcore solve` (every card seen, perfect play by every seat); pimc = seats "
         f"{', '.join(map(str, adv.searching))} play `{req.pimc}`, the others heuristic; heuristic = every seat heuristic\n"
         f"- Method: docs/advise.md; means with 95% t intervals, differences paired by deal, rates with Wilson intervals\n"
         f"- Runs:\n" + "".join(f"  - `{c}`\n" for c in commands))

@@ -24,14 +24,14 @@ import numba
 import polars as pl
 from tqdm import tqdm
 
+from simcore import arguments
 from simcore import cluster as dask_cluster
 from simcore import games
 from simcore.errors import SimcoreError
 from simcore.runs import MANIFEST, Run, load, read_manifest
 from simcore.version import __version__
 
-# Run, load and MANIFEST live in simcore.runs; imported here, they stay importable from
-# simcore.batch as before.
+# Run, load and MANIFEST live in simcore.runs; callers may also import them from here.
 DEFAULT_CHUNK = {"hands": 250_000, "games": 10_000}
 # zstd level 1: as small as the default level on these columns (the hands are random bits)
 # at a third of its CPU time, which matters when writing overlaps simulating.  Parts carry no
@@ -60,21 +60,26 @@ def simulate(
     predeal=None,
     conditions=None,
 ) -> Run:
-    """Simulate ``deals`` hands (or whole games with ``mode="games"``) of ``game``.
+    """Simulate ``deals`` hands (or whole games with ``mode="games"``) of ``game``: the Python
+    form of ``simcore simulate``.
 
-    ``policy`` is a list of ``--policy`` strings (``"heuristic"``, ``"2=random"``,
-    ``"DECISION=NAME"``) or a dict such as ``{0: my_jitted_policy, "DECISION": "random"}``.
-    ``rules`` maps rules options to values.  With ``out`` the rows stream to Parquet parts in
-    that folder; without it they stay in memory.  ``cluster`` (``tcp://host:8786`` or
-    ``local:N``) computes the chunks on a Dask cluster instead of this process's threads.
+    ``policy``: ``--policy`` strings (``"heuristic"``, ``["random", "2=heuristic"]``,
+    ``"DECISION=NAME"``) or a dict such as ``{0: "pimc", "DECISION": "heuristic"}`` (a seat may be
+    given a jitted play function).  ``rules``: ``{"target": 300}`` or ``["target=300"]``.  With
+    ``out`` the rows stream to Parquet parts in that folder; without it they stay in memory.
+    ``cluster`` (``tcp://host:8786`` or ``local:N``) computes the chunks on a Dask cluster
+    instead of this process's threads.
 
     ``what_if`` (a name of ``Game.what_if``) plays every deal once per option of that
     decision: ``deals * options`` rows, deal-major, with an ``option`` column (hands mode).
-    ``predeal`` (``["0=AS,KS,3H", "SLOT=CARDS"]`` or a dict) fixes cards; ``conditions``
-    (``["0:longest>=5"]``, docs/conditions.md) keeps only deals meeting all of them, by
-    reproducible rejection sampling: rows get ``attempts`` and the manifest
-    ``acceptance_rate``.  Returns a :class:`Run`.
+    ``predeal`` (``{0: "AS KS 3H", "SLOT": "9H"}``, lists of cards, or ``["0=AS,KS,3H"]``)
+    fixes cards; ``conditions`` (``["0:longest>=5"]`` or ``[(0, "longest", ">=", 5)]``,
+    docs/conditions.md) keeps only deals meeting all of them, by reproducible rejection
+    sampling: rows get ``attempts`` and the manifest ``acceptance_rate``.  Python values and
+    their command-line strings make the same run (:mod:`simcore.arguments`).  Returns a
+    :class:`Run`.
     """
+    policy, rules, predeal, conditions = arguments.normalize(policy, rules, predeal, conditions)
     spec = _plan(game, deals, seed, mode, policy, rules, log_plays, chunk_size, what_if,
                  predeal, conditions)
     return _execute(spec, out, threads, resume, quiet, cluster)
@@ -97,16 +102,19 @@ def solve_deals(
     conditions=None,
     options: dict[str, str] | None = None,
 ) -> Run:
-    """The open-hand (double-dummy) table of ``deals`` deals of a trick game (``simcore solve``).
+    """The open-hand (double-dummy) table of ``deals`` deals of a trick game: the Python form of
+    ``simcore solve``.
 
     Deal k has exactly the cards (and the deal's facts: dealer, upcard, ...) of row k of
     :func:`simulate` with the same ``seed``, ``rules``, ``predeal`` and ``conditions``, so the
     two tables join on (``seed``, ``deal``).  Columns per game: docs/schema.md; what they
     mean: docs/solving.md.  ``policy`` may only name the decisions the table reads
-    (``Game.solve_decisions``, e.g. ``["DECISION=NAME"]``).  Folders, resume, threads and
-    clusters work as for :func:`simulate`.  ``options`` are the game's solve options
+    (``Game.solve_decisions``: ``["DECISION=NAME"]`` or ``{"DECISION": "NAME"}``).  Folders,
+    resume, threads and clusters work as for :func:`simulate`, and so do the Python forms of
+    ``rules``, ``predeal`` and ``conditions``.  ``options`` are the game's solve options
     (``Game.solve_options``, ``{name: choice}``), kept in the manifest.
     """
+    policy, rules, predeal, conditions = arguments.normalize(policy, rules, predeal, conditions)
     spec = _plan_solve(game, deals, seed, policy, rules, chunk_size, predeal, conditions, options)
     return _execute(spec, out, threads, resume, quiet, cluster)
 

@@ -23,16 +23,19 @@ TABLES = ("hands", "games")
 
 @dataclass
 class Run:
-    """A finished run: where it is (``path`` is None for an in-memory run) and its tables."""
+    """A run: its ``manifest`` (how it was made: game, seed, rules, policies, ...), where it is
+    (``path``; None for an in-memory run) and its tables as polars LazyFrames."""
 
     manifest: dict[str, Any]
     path: Path | None = None
     _frames: dict[str, pl.DataFrame] = field(default_factory=dict, repr=False)
 
     def hands(self) -> pl.LazyFrame:
+        """One row per hand (per deal and option in a what-if run): docs/schema.md."""
         return self._table("hands")
 
     def games(self) -> pl.LazyFrame:
+        """One row per game (runs made with ``mode="games"`` only)."""
         if self.manifest["mode"] != "games":
             raise SimcoreError("this run was made in hands mode: it has no games table")
         return self._table("games")
@@ -41,6 +44,28 @@ class Run:
         if self.path is None:
             return self._frames[name].lazy()
         return load(self.path, name)
+
+    def __repr__(self) -> str:
+        m = self.manifest
+        what = "solve" if m.get("command") == "solve" else f"{m.get('mode', '?')} mode"
+        where = "in memory" if self.path is None else str(self.path)
+        state = "finished" if m.get("finished") else "unfinished"
+        deals = m.get("deals")
+        deals = f"{deals:,}" if isinstance(deals, int) else "?"
+        return (f"Run({where!r}: {m.get('game', '?')}, {what}, {deals} "
+                f"{'games' if m.get('mode') == 'games' else 'deals'}, seed {m.get('seed', '?')}, {state})")
+
+
+def open_run(path: str | os.PathLike) -> Run:
+    """The run in folder ``path`` (``simcore.open``): its manifest and its tables.
+
+    ``simcore.open("data/tf").hands()`` is ``simcore.load("data/tf")``; the manifest says how the
+    rows were made.  A folder that holds no run is one SimcoreError line.
+    """
+    folder = Path(path)
+    if not is_run_folder(folder):
+        raise SimcoreError(f"{folder} is not a simcore run folder (no {MANIFEST})")
+    return Run(read_manifest(folder), folder)
 
 
 def is_run_folder(folder: str | os.PathLike) -> bool:

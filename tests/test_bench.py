@@ -294,4 +294,19 @@ def test_pimc_step_reports_decisions_per_second(monkeypatch):
     [row] = rows(table)
     assert row[0] == "euchre" and row[1].startswith("`pimc` (W = 32) decisions of seat 0")
     assert re.match(rf"^{NUMBER} decisions/s$", row[3]) and value(row[3]) > 0
-    assert "issue 14 target 500/s" in row[4]
+    assert "target 500/s" in row[4]
+
+
+def test_markdown_replaces_the_table_between_the_markers_and_keeps_the_rest(tmp_path):
+    page = tmp_path / "performance.md"
+    page.write_text(f"# Performance\n\nintro\n\n{bench.BEGIN}\nold table\nold note\n{bench.END}\n\nafter\n")
+    bench.write_markdown(page, "new table\n")
+    assert page.read_text() == f"# Performance\n\nintro\n\n{bench.BEGIN}\nnew table\n{bench.END}\n\nafter\n"
+    bench.write_markdown(page, "newer\n")
+    assert page.read_text().count("newer") == 1 and "new table" not in page.read_text()
+    plain = tmp_path / "plain.md"
+    plain.write_text("anything\n")
+    bench.write_markdown(plain, "the table\n")
+    assert plain.read_text() == "the table\n"
+    bench.write_markdown(tmp_path / "new.md", "fresh\n")
+    assert (tmp_path / "new.md").read_text() == "fresh\n"

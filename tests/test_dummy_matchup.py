@@ -1,4 +1,4 @@
-"""The Dummy heuristic beats random players clearly at every table size (issue 5).
+"""The Dummy heuristic beats random players clearly at every table size.
 
 A small run; ``python -m simcore.games.dummy.matchup 10000`` gives the reported figures
 (docs/games/dummy.md)."""

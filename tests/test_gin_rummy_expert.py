@@ -210,7 +210,7 @@ def test_knocks_at_once_however_late_and_whatever_the_opponent_took():
     # a knock wins the hand unless undercut, and waiting lets the opponent knock first
     assert _ask(L.K_KNOCK, HAND, _view(deadwood=10, turn=30, stock=10)) == 1
     assert _ask(L.K_KNOCK, HAND, _view(deadwood=10, turn=30, picks="5S 6S", stock=10)) == 1
-    # PICK_COST 2 (the previous default): 2 points lower per card the opponent holds from the pile
+    # PICK_COST 2: 2 points lower per card the opponent holds from the pile
     picky = expert.PARAMS[:5] + (2.0,) + expert.PARAMS[6:]
     view = _view(deadwood=7, turn=30, picks="5S 6S", stock=10)
     assert expert.expert_play(L.K_KNOCK, 0, np.uint64(parse_hand(HAND)), view,
@@ -255,8 +255,8 @@ def test_outlook_is_the_mean_over_unseen_draws(hand, pile):
 
 @nb.njit
 def _plain_outlook(h, unseen, limit):
-    """expert._outlook as it was before session 14: every unseen card drawn, and the best
-    discard of each melding draw by ``best_discard_seq``."""
+    """expert._outlook written plainly: every unseen card drawn, and the best discard of
+    each melding draw by ``best_discard_seq``."""
     base = min_deadwood_seq(h, GIN_PLANES)
     _, low = best_discard_seq(h, np.uint64(0), GIN_PLANES)
     total, knocks, n = 0.0, 0, 0

@@ -23,6 +23,8 @@ PACKAGES = ("simcore", "analyses")
 LAYERS = [
     ("base", ["simcore.errors", "simcore.version", "simcore._cache"]),
     ("cards", ["simcore.cards", "simcore.rng", "simcore.card_columns"]),
+    # the Python values of simulate's and solve's options, read into the command line's forms
+    ("arguments", ["simcore.arguments"]),
     ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.search",
                  "simcore.sampling"]),
     # the game packages (rules, layouts, engines, policies, solver.py, show.py, advice.py),

@@ -129,8 +129,8 @@ def mid_trick_positions_match_dds(n: int, seed: int, tricks_played=range(0, 6)):
         assert got == (value, moves), oracle.Position(GAME, hands, leader, trick, NO_BREAK, {})
 
 
-# The default run is sized for the solver measured on 2026-12-01 (session 7): a full deal with
-# every opening lead valued takes 0.24 s mean, 2.5 s at most over the 40 of the sweep, so the
+# The default run is sized for the solver's speed: a full deal with every opening lead valued
+# took 0.24 s mean, 2.5 s at most over the 40 of the sweep, so the
 # default run checks a few full deals and positions 2-5 tricks into real deals, and the opt-in
 # sweep (`-m sweep`) 40 full deals and 40 positions from any trick.
 DDS_MID_TRICK = 30

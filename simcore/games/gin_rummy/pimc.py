@@ -34,7 +34,7 @@ than ``layout.MAX_HIST`` turns) the seat discards as the expert.  The policy see
 its seat may see: its hand and the view.  Randomness: each decision seeds its own stream from
 the policies' stream state (not advanced), the seat, the turn and the history's length.
 
-Cost: about 50 CPU ms a hand at W = 512, 20 hands/s on one core (scripts/bench.py, docs/search_policies_gin.md), against the expert's 50 us.
+Cost: about 50 CPU ms a hand at W = 512, 20 hands/s on one core (scripts/bench.py, docs/search_policies.md), against the expert's 50 us.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ ties to the lowest card id (the lowest bid, nil first).  The score of a world is
 score of the seat's side net of the other side's (SP-11 ... SP-14: contracts, bags and their
 penalty from the carried bags, nil and blind nil), from the bids made.
 
-A hybrid, because exact solves of every world are not affordable early in the hand (docs in
-docs/search_policies_spades_trump_friend.md):
+A hybrid, because exact solves of every world are not affordable early in the hand
+(docs/search_policies.md):
 
 * **exact** (the seat holds at most ``EXACT_CARDS`` cards): each legal card's open-hand value
   (:func:`simcore.games.spades.solver.solve_moves`): the tricks of seats 0+2, and for every

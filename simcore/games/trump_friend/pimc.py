@@ -9,7 +9,7 @@ for the round (TF-11 ... TF-13): in each world the friend card's holder is known
 kitty: no friend, or the declarer itself), so the teams are.  The friend card's holder needs no
 extra fact: until it falls it is any holder not void in its suit, the kitty included.
 
-The same hybrid as Spades (docs/search_policies_spades_trump_friend.md): exact open-hand values
+The same hybrid as Spades (docs/search_policies.md): exact open-hand values
 (:func:`simcore.games.trump_friend.solver.solve_moves`: the team's card points from here) once
 the seat holds at most ``EXACT_CARDS`` cards, under a node budget (``BUDGET``; a world that
 runs out is rolled out); before that, each legal card played in the world and the round

@@ -21,8 +21,8 @@ TABLE_BITS = 18  # the pimc kernels' tables (one per search policy's solve loop)
 # Single solves (``simcore.solve``, the DD-table kernel of ``simcore solve trump-friend``, one
 # table per thread, and scripts/bench_solve.py): 2**20 entries, 117 MiB a table (8 of them the
 # cut-move memory).  A full deal
-# stores many times 2**18 entries: on the bench's 100 full-deal calls 5.60M nodes mean at 2**18,
-# 4.99M at 2**20 (session 13; session 12 measured 4.91M at 2**22, not worth 436 MiB a table).
+# stores many times 2**18 entries: on the bench's 100 full-deal calls 2**20 entries saved about a
+# tenth of the nodes of 2**18, and 2**22 little more, not worth 436 MiB a table.
 SOLVE_TABLE_BITS = 20
 _J, _Q, _K, _A = 7, 8, 9, 10  # internal strengths of the point cards
 
