@@ -16,6 +16,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
+# card-mask expressions, shared with the games' scoring; the analyses call them common.X
+from simcore.card_columns import bit_of, count_in, rank_mask, u64  # noqa: E402, F401
 from simcore.errors import SimcoreError  # noqa: E402
 from simcore.runs import load  # noqa: E402
 
@@ -40,33 +42,13 @@ class RunInput:
 # ---------------------------------------------------------------- card masks
 
 
-def u64(value: int) -> pl.Expr:
-    return pl.lit(value, dtype=pl.UInt64)
-
-
-def bit_of(card: pl.Expr) -> pl.Expr:
-    """1 << card for a card column (polars has no variable shift: a 64-entry lookup)."""
-    return card.cast(pl.Int64).replace_strict(list(range(64)), [1 << i for i in range(64)],
-                                              return_dtype=pl.UInt64)
-
-
 def has_card(hand: pl.Expr, card: pl.Expr) -> pl.Expr:
     """1 if the hand holds ``card`` (a column), else 0 (Int16)."""
     return ((hand & bit_of(card)) > 0).cast(pl.Int16)
 
 
-def count_in(hand: pl.Expr, mask: int) -> pl.Expr:
-    """How many cards of ``mask`` the hand holds (Int16)."""
-    return (hand & u64(mask)).bitwise_count_ones().cast(pl.Int16)
-
-
 def suit_length(hand: pl.Expr, suit: int) -> pl.Expr:
     return count_in(hand, SUIT_MASK << (13 * suit))
-
-
-def rank_mask(ranks) -> int:
-    """The mask of every card of the given ranks (0 = 2 … 12 = A), all four suits."""
-    return sum(1 << (13 * s + r) for s in range(4) for r in ranks)
 
 
 def card(rank: int, suit: int) -> int:

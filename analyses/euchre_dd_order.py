@@ -38,18 +38,13 @@ import polars as pl
 from analyses import common
 from analyses.euchre_makers import POSITIONS, trumps_and_bowers
 from analyses.stats import mean_aggs, mean_table, rate_table
+from simcore.games.euchre.scoring import maker_points
 
 NAME = "euchre_dd_order"
 KINDS = ("order up (round 1)", "name (round 2)")
 MIN_N = 30
 SOLVE_RUNS = True  # reads `simcore solve` runs (analyses.run_analysis refuses them elsewhere)
 COLOURS = {0: "#C44E52", 1: "#4C72B0", 2: "#55A868", 3: "#8172B2"}
-
-
-def maker_points(tricks: pl.Expr, march: int) -> pl.Expr:
-    """The makers' net points for their tricks (EU-16 … EU-18): march points for 5, 1 for
-    3–4, −2 when euchred (the defenders score 2)."""
-    return (pl.when(tricks == 5).then(march).when(tricks >= 3).then(1).otherwise(-2)).cast(pl.Int8)
 
 
 def seat_rows(hands: pl.LazyFrame) -> pl.LazyFrame:

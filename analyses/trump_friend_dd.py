@@ -41,6 +41,7 @@ import polars as pl
 from analyses import common
 from analyses.stats import group_moments, mean_aggs, mean_table, rate_table
 from analyses.trump_call import HIGH_RANKS, NO_TRUMP, suit_count, suit_strength, pattern_name
+from simcore.games.trump_friend.scoring import card_points, friend_alone, relative_score
 
 NAME = "trump_friend_dd"
 SOLVE_RUNS = True  # reads `simcore solve` runs (analyses.run_analysis refuses them elsewhere)
@@ -52,32 +53,6 @@ def min_group(deals: int) -> int:
     run still shows its largest groups (with their wide intervals)."""
     return max(3, min(MIN_N, deals // 20))
 KINDS = ("a longest suit", "another suit", "no trump")
-
-
-def card_points(cards: pl.Expr) -> pl.Expr:
-    """TF-11 card points of a mask: A 2, K Q J 1."""
-    return 2 * common.count_in(cards, common.rank_mask((12,))) + common.count_in(cards, common.rank_mask((9, 10, 11)))
-
-
-def relative_score(d: pl.Expr, in_play: pl.Expr, friend: str) -> pl.Expr:
-    """The declarer's score change minus the mean change of the other four (TF-12, TF-13), from
-    its team's points D and the points in play (20 − the kitty's).  ``friend``: "player" (the
-    friend is another seat: the two share the result, so 0.75 (D − O)), "alone" (a with-friend
-    round played alone, the card in the kitty or its own hand, TF-5.3/5.4: D − O) or "none"
-    (no friend: 2D − O when it wins, TF-13, else D − O)."""
-    margin = (2 * d - in_play).cast(pl.Float64)
-    if friend == "player":
-        return 0.75 * margin
-    if friend == "alone":
-        return margin
-    return pl.when(margin > 0).then(margin + d.cast(pl.Float64)).otherwise(margin)
-
-
-def friend_alone(t: int, hand: pl.Expr) -> pl.Expr:
-    """The call-t friend card is nobody else's (none named, in the kitty or the declarer's hand)."""
-    friend = pl.col(f"dd_friend{t}")
-    held = pl.col("kitty") | hand
-    return (friend < 0) | ((held & common.bit_of(friend.clip(0, 51))) > 0)
 
 
 def call_rows(hands: pl.LazyFrame) -> pl.LazyFrame:

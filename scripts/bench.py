@@ -121,7 +121,7 @@ class Setup:
 
 
 def candidate_games(only=None) -> list[str]:
-    names = list(EXPECTED_GAMES) + [n for n in games.NAMES if n not in EXPECTED_GAMES]
+    names = list(EXPECTED_GAMES) + [n for n in games.names() if n not in EXPECTED_GAMES]
     if only:
         wanted = [game_key(n) for n in only]
         unknown = [n for n in wanted if n not in names]

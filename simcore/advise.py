@@ -10,13 +10,9 @@ worth on deals consistent with that hand, each with a 95% interval:
   playing ``pimc`` (a searching player, the other seats heuristic);
 - ``heuristic``: the same run with the heuristic everywhere (fast, so large samples).
 
-The decisions (the user's seat is fixed so that the what-if decision is the user's):
-
-- Trump Friend, seat 0 declares (TF-15 in hands mode): the five trump calls (TF-5.1), each with
-  the highest-trump friend (TF-5.2) and with no friend (TF-5.3);
-- Euchre, seat 1 is the dealer's left (dealer 0) with the given upcard: pass, order up with
-  partner, order up alone (EU-7, EU-12);
-- Spades, seat 1 bids first (the dealer's left): nil, or the number the bid policy gives (SP-5).
+Each game that offers advice declares its decision in ``Game.advisor`` (a
+:class:`~simcore.games.advising.Advisor` in the game's ``advice.py``): the user's seat, the
+options, the batches of each level and how their rows become one value per deal and option.
 
 It reuses the batch runner (``simcore.batch``: run folders under ``OUT/runs/``, resumed when
 rerun, so a finished level is not computed again) and the analyses' interval code
@@ -29,220 +25,22 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from analyses import common
-from analyses.euchre_dd_order import maker_points as euchre_points  # EU-16 .. EU-18, as euchre-dd-order scores them
 from analyses.stats import t_interval, wilson
+from simcore import games
 from simcore.cards import format_card, parse_cards
 from simcore.errors import SimcoreError
+from simcore.games.advising import LEVELS
 
-LEVELS = ("open-hand", "pimc", "heuristic")
 LEVEL_ALIASES = {"dd": "open-hand", "open-hand": "open-hand", "openhand": "open-hand",
                  "pimc": "pimc", "heuristic": "heuristic"}
 NAME = "advise"
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """One batch of a level: ``simcore solve`` or a ``simcore simulate`` what-if run."""
-
-    name: str
-    command: str  # "solve" or "simulate"
-    options: dict = field(default_factory=dict)  # keyword arguments of batch.solve_deals / simulate
-
-    def text(self, game: str, deals: int, seed: int, out: Path) -> str:
-        """The equivalent command line (for the summary)."""
-        parts = [f"simcore {self.command} {game} --deals {deals} --seed {seed}"]
-        if self.options.get("what_if"):
-            parts.append(f"--what-if {self.options['what_if']}")
-        parts += [f"--predeal {p}" for p in self.options.get("predeal", [])]
-        if self.options.get("policy"):
-            parts.append("--policy " + " ".join(self.options["policy"]))
-        rules = self.options.get("rules") or {}
-        if rules:
-            parts.append("--rules " + " ".join(f"{k}={v}" for k, v in rules.items()))
-        parts.append(f"--out {out}")
-        return " ".join(parts)
-
-
-# ---------------------------------------------------------------- the games
-
-
-TF_CALLS = ("clubs", "diamonds", "hearts", "spades", "notrump")  # the what-if trump options, TF-5.1
-
-
-class TrumpFriend:
-    game = "trump-friend"
-    seat = 0
-    hand_size = 10
-    decision = "trump and friend call (seat 0 declares)"
-    unit = "score points relative to the others"
-    calls = TF_CALLS
-    options = tuple(c + suffix for suffix in ("", "-nofriend") for c in TF_CALLS)
-    searching = (0,)  # the declarer searches; the friend is unknown, so nobody else is its side
-    # a deal is ten full-deal solves, minutes of CPU today (docs/advise.md): open-hand on request
-    default_levels = ("pimc", "heuristic")
-    default_deals = {"open-hand": 4, "pimc": 30, "heuristic": 20_000}
-
-    def rules(self, rules: dict) -> dict:
-        return {**rules, "first_declarer": "0"}  # hands mode: every deal's declarer (TF-15)
-
-    def predeal(self, hand, upcard):
-        return [f"{self.seat}=" + ",".join(format_card(c) for c in hand)]
-
-    def runs(self, level, predeal, rules, play):
-        if level == "open-hand":
-            return [RunSpec("solve", "solve", {"predeal": predeal, "rules": rules, "policy": ["friend=highest"]})]
-        return [RunSpec(f"trump-{friend}", "simulate",
-                        {"what_if": "trump", "predeal": predeal, "rules": rules,
-                         "policy": [*play, f"friend={friend}"]}) for friend in ("highest", "none")]
-
-    def rows(self, level, frames: dict) -> pl.LazyFrame:
-        if level == "open-hand":
-            return self._dd_rows(frames["solve"])
-        parts = []
-        for friend, suffix in (("highest", ""), ("none", "-nofriend")):
-            f = frames[f"trump-{friend}"]
-            if suffix:  # a guard: a build whose searching declarer made its own friend call is no "no friend"
-                f = f.filter(pl.col("friend_card") < 0)
-            others = sum(pl.col(f"delta{s}").cast(pl.Float64) for s in range(1, 5)) / 4
-            parts.append(f.select(
-                "deal", (pl.col("option") + suffix).alias("option"),
-                (pl.col("delta0").cast(pl.Float64) - others).alias("value"),
-                pl.col("declarer_won").cast(pl.Float64).alias("win"),
-                (pl.col("declarer_team_points").cast(pl.Int16) - pl.col("defender_points").cast(pl.Int16))
-                .cast(pl.Float64).alias("margin")))
-        return pl.concat(parts)
-
-    def _dd_rows(self, f: pl.LazyFrame) -> pl.LazyFrame:
-        """The score relative to the others from the open-hand points D (TF-11 .. TF-13), as the
-        trump-friend-dd analysis computes it."""
-        from analyses.trump_friend_dd import card_points, friend_alone, relative_score
-
-        in_play = 20 - card_points(pl.col("kitty"))
-        parts = []
-        for t, call in enumerate(self.calls):
-            for suffix, d_col in (("", f"dd_points{t}"), ("-nofriend", f"dd_solo{t}")):
-                d = pl.col(d_col).cast(pl.Int16)
-                margin = (2 * d - in_play).cast(pl.Float64)
-                if suffix:
-                    value = relative_score(d, in_play, "none")
-                else:
-                    value = pl.when(friend_alone(t, pl.col("hand0"))).then(relative_score(d, in_play, "alone")) \
-                        .otherwise(relative_score(d, in_play, "player"))
-                parts.append(f.select("deal", pl.lit(call + suffix).alias("option"), value.alias("value"),
-                                      (margin > 0).cast(pl.Float64).alias("win"), margin.alias("margin")))
-        return pl.concat(parts)
-
-
-class Euchre:
-    game = "euchre"
-    seat = 1  # the dealer's left (dealer 0): the first seat asked, the seat the order-up what-if forces
-    hand_size = 5
-    decision = "order up the upcard or pass (seat 1, the dealer's left; dealer 0)"
-    unit = "net points per hand (your side's minus the other side's)"
-    options = ("pass", "order", "order-alone")
-    unavailable = {"open-hand": ("pass",)}  # what follows a pass depends on the others' bidding
-    searching = (1, 3)
-    default_deals = {"open-hand": 2_000, "pimc": 150, "heuristic": 50_000}
-
-    def rules(self, rules: dict) -> dict:
-        return {**rules, "first_dealer": "0"}  # hands mode: every deal's dealer (EU-5)
-
-    def predeal(self, hand, upcard):
-        return [f"{self.seat}=" + ",".join(format_card(c) for c in hand), f"upcard={format_card(upcard)}"]
-
-    def runs(self, level, predeal, rules, play):
-        if level == "open-hand":
-            return [RunSpec("solve", "solve", {"predeal": predeal, "rules": rules})]
-        # pass: the order-up what-if; order with partner / alone: the alone what-if, in which the
-        # dealer's left orders up (order_up=always for heuristic seats; a searching seat decides
-        # itself, from its own cards and the upcard only, so the deals it orders up on are not a
-        # biased sample of the hidden cards)
-        return [RunSpec("order-up", "simulate", {"what_if": "order-up", "predeal": predeal, "rules": rules,
-                                                 "policy": list(play)}),
-                RunSpec("alone", "simulate", {"what_if": "alone", "predeal": predeal, "rules": rules,
-                                              "policy": [*play, "order_up=always"]})]
-
-    def rows(self, level, frames: dict) -> pl.LazyFrame:
-        net = (pl.col("points1").cast(pl.Float64) - pl.col("points0").cast(pl.Float64))
-        if level == "open-hand":
-            f = frames["solve"]
-            u = pl.col("upcard") // 13
-            side = 5 - pl.coalesce([pl.when(u == t).then(pl.col(f"dd_t{t}")) for t in range(4)])
-            alone = pl.coalesce([pl.when(u == t).then(pl.col(f"dd_alone1_t{t}")) for t in range(4)])
-            return pl.concat([f.select("deal", pl.lit(o).alias("option"),
-                                       euchre_points(tricks, march).cast(pl.Float64).alias("value"),
-                                       (tricks >= 3).cast(pl.Float64).alias("win"),
-                                       tricks.cast(pl.Float64).alias("tricks"))
-                              for o, tricks, march in (("order", side, 2), ("order-alone", alone, 4))])
-        passed = frames["order-up"].filter(pl.col("option") == "pass").select(
-            "deal", pl.lit("pass").alias("option"), net.alias("value"),
-            (net > 0).cast(pl.Float64).alias("win"), pl.col("side_tricks1").cast(pl.Float64).alias("tricks"))
-        made = frames["alone"].filter((pl.col("maker") == self.seat) & (pl.col("bid_round") == 1)).select(
-            "deal", pl.when(pl.col("option") == "alone").then(pl.lit("order-alone")).otherwise(pl.lit("order"))
-            .alias("option"), net.alias("value"), (pl.col("side_tricks1") >= 3).cast(pl.Float64).alias("win"),
-            pl.col("side_tricks1").cast(pl.Float64).alias("tricks"))
-        return pl.concat([passed, made])
-
-
-class Spades:
-    game = "spades"
-    seat = 1
-    hand_size = 13
-    decision = "nil or a number (seat 1 as the first bidder, the dealer's left)"
-    unit = "net score per hand (your side's minus the other side's)"
-    options = ("nil", "bid")
-    searching = (1, 3)
-    # a deal is five full-deal solves, a minute or more of CPU today (docs/advise.md): on request
-    default_levels = ("pimc", "heuristic")
-    default_deals = {"open-hand": 4, "pimc": 120, "heuristic": 40_000}
-
-    def rules(self, rules: dict) -> dict:
-        return {**rules, "first_dealer": "0"}  # hands mode: every deal's dealer (SP-3)
-
-    def predeal(self, hand, upcard):
-        return [f"{self.seat}=" + ",".join(format_card(c) for c in hand)]
-
-    def runs(self, level, predeal, rules, play):
-        if level == "open-hand":
-            return [RunSpec("solve", "solve", {"predeal": predeal, "rules": rules})]
-        return [RunSpec("nil", "simulate", {"what_if": "nil", "predeal": predeal, "rules": rules,
-                                            "policy": list(play)})]
-
-    def rows(self, level, frames: dict) -> pl.LazyFrame:
-        if level == "open-hand":
-            # dealer 0, so seat 1 leads: the nil's open-hand value and the side's open-hand
-            # tricks, in tricks, not points
-            f = frames["solve"]
-            return pl.concat([
-                f.select("deal", pl.lit("nil").alias("option"), pl.col("dd_nil1").cast(pl.Float64).alias("value"),
-                         (pl.col("dd_nil1") == 0).cast(pl.Float64).alias("win"),
-                         pl.col("dd_nil1").cast(pl.Float64).alias("tricks")),
-                f.select("deal", pl.lit("bid").alias("option"),
-                         (13 - pl.col("dd_tricks")).cast(pl.Float64).alias("value"),
-                         pl.lit(None, pl.Float64).alias("win"),
-                         (13 - pl.col("dd_tricks")).cast(pl.Float64).alias("tricks"))])
-        # the what-if forces the dealer's left, seat 1 with dealer 0 (``rules``)
-        f = frames["nil"]
-        net = pl.col("score1").cast(pl.Float64) - pl.col("score0").cast(pl.Float64)
-        return f.select("deal", "option", net.alias("value"),
-                        pl.when(pl.col("option") == "nil").then(pl.col("tricks1") == 0)
-                        .otherwise(pl.col("tricks1") >= pl.col("bid1")).cast(pl.Float64).alias("win"),
-                        pl.col("tricks1").cast(pl.Float64).alias("tricks"), pl.col("bid1").alias("bid"))
-
-    def level_unit(self, level):
-        if level == "open-hand":
-            return "open-hand tricks (nil: the fewest tricks you can be held to; bid: your side's tricks)"
-        return self.unit
-
-
-ADVISORS = {"trump-friend": TrumpFriend, "euchre": Euchre, "spades": Spades}
 
 
 # ---------------------------------------------------------------- input
@@ -252,6 +50,7 @@ ADVISORS = {"trump-friend": TrumpFriend, "euchre": Euchre, "spades": Spades}
 class Request:
     """A checked ``simcore advise`` call."""
 
+    game: str  # the registry name
     advisor: object
     hand: list
     upcard: int | None
@@ -267,14 +66,16 @@ class Request:
 def parse_request(game: str, hand: str, *, upcard=None, levels=None, deals=None, level_deals=None,
                   seed: int = 0, rules=None, pimc: str = "pimc", options=None, out=None) -> Request:
     """Check every input before anything runs; SimcoreError (one line) on bad input."""
-    key = str(game).strip().lower().replace("_", "-")
-    if key not in ADVISORS:
-        raise SimcoreError(f"simcore advise answers for {', '.join(ADVISORS)}; not {game!r}")
-    adv = ADVISORS[key]()
-    cards = _hand(adv, hand)
-    up = _upcard(adv, upcard, cards)
+    key = games.key(game)
+    if key not in games.names() or games.get(key).advisor is None:
+        raise SimcoreError(f"simcore advise answers for {', '.join(games.names_with('advisor'))}; "
+                           f"not {game!r}")
+    record = games.get(key)
+    adv = record.advisor
+    cards = _hand(record, adv, hand)
+    up = _upcard(record, adv, upcard, cards)
     if levels is None:  # the default levels, and any level given a size of its own
-        levels = [lv for lv in LEVELS if lv in getattr(adv, "default_levels", LEVELS) or lv in (level_deals or {})]
+        levels = [lv for lv in LEVELS if lv in adv.default_levels or lv in (level_deals or {})]
     chosen = _levels(levels)
     sizes = dict(adv.default_deals)
     if deals is not None:
@@ -283,42 +84,37 @@ def parse_request(game: str, hand: str, *, upcard=None, levels=None, deals=None,
         sizes[lv] = _positive(n, f"--{lv}-deals")
     if not str(pimc).startswith("pimc"):
         raise SimcoreError(f"--pimc names a search policy such as pimc or pimc:16, not {pimc!r}")
-    wanted = _options(adv, options)
+    wanted = _options(record.name, adv, options)
     rules = adv.rules(dict(rules or {}))
-    from simcore import games
-
-    games.get(adv.game).rules_cls.from_options(rules)  # a bad --rules fails here, before any run
+    record.rules_cls.from_options(rules)  # a bad --rules fails here, before any run
     digest = hashlib.sha1(repr((key, sorted(cards), up, seed, sorted(rules.items()), pimc)).encode()).hexdigest()[:8]
     folder = Path(out) if out is not None else Path("data") / f"advise-{key}-{digest}"
-    return Request(adv, cards, up, chosen, {lv: sizes[lv] for lv in chosen}, seed, rules, pimc, wanted, folder)
+    return Request(record.name, adv, cards, up, chosen, {lv: sizes[lv] for lv in chosen}, seed, rules, pimc, wanted, folder)
 
 
-def _hand(adv, text) -> list:
+def _hand(record, adv, text) -> list:
     if not isinstance(text, str) or not text.strip():
         raise SimcoreError(f"--hand needs {adv.hand_size} cards, e.g. AS,KS,3H")
     cards = parse_cards(text)  # malformed cards and a card given twice fail here, one line
     if len(cards) != adv.hand_size:
-        raise SimcoreError(f"a {adv.game} hand has {adv.hand_size} cards; --hand gives {len(cards)}")
-    if adv.game == "euchre":
-        low = [c for c in cards if c % 13 < 7]
-        if low:
-            raise SimcoreError(f"card {format_card(low[0])} is not in the euchre deck (9 to A)")
+        raise SimcoreError(f"a {record.name} hand has {adv.hand_size} cards; --hand gives {len(cards)}")
+    record.check_deck(cards)
     return sorted(cards)
 
 
-def _upcard(adv, upcard, cards):
-    if adv.game != "euchre":
+def _upcard(record, adv, upcard, cards):
+    if not adv.upcard:
         if upcard is not None:
-            raise SimcoreError(f"--upcard is for euchre; {adv.game} has no upcard")
+            with_upcard = [name for name in games.names_with("advisor") if games.get(name).advisor.upcard]
+            raise SimcoreError(f"--upcard is for {', '.join(with_upcard)}; {record.name} has no upcard")
         return None
     if upcard is None:
-        raise SimcoreError("euchre needs --upcard CARD (the turned-up card, e.g. JH)")
+        raise SimcoreError(f"{record.name} needs --upcard CARD (the turned-up card, e.g. JH)")
     got = parse_cards(upcard)
     if len(got) != 1:
         raise SimcoreError(f"--upcard is one card, not {upcard!r}")
     c = got[0]
-    if c % 13 < 7:
-        raise SimcoreError(f"card {format_card(c)} is not in the euchre deck (9 to A)")
+    record.check_deck([c])
     if c in cards:
         raise SimcoreError(f"the upcard {format_card(c)} is also in --hand")
     return c
@@ -346,13 +142,13 @@ def _positive(n, what) -> int:
     return n
 
 
-def _options(adv, options) -> tuple:
+def _options(game: str, adv, options) -> tuple:
     if options is None:
         return adv.options
     items = options.split(",") if isinstance(options, str) else list(options)
     for item in items:
         if item.strip() not in adv.options:
-            raise SimcoreError(f"unknown option {item.strip()!r} for {adv.game}; options: {', '.join(adv.options)}")
+            raise SimcoreError(f"unknown option {item.strip()!r} for {game}; options: {', '.join(adv.options)}")
     return tuple(o for o in adv.options if o in {i.strip() for i in items})
 
 
@@ -395,7 +191,7 @@ def _run_level(req: Request, level: str, threads, quiet: bool):
     frames, texts = {}, []
     for spec in adv.runs(level, predeal, req.rules, level_play(req, level)):
         folder = req.out / "runs" / f"{level}-{spec.name}-n{n}"  # another size is another run
-        texts.append(spec.text(adv.game, n, req.seed, folder))
+        texts.append(spec.text(req.game, n, req.seed, folder))
         # search levels take up to seconds a deal: parts of a tenth of the run (at least one deal
         # per thread, which the kernels share out) move the progress bar on
         chunk = 250_000 if level == "heuristic" else max(numba.get_num_threads() if threads is None else threads, n // 10)
@@ -405,9 +201,9 @@ def _run_level(req: Request, level: str, threads, quiet: bool):
                   chunk_size=chunk, predeal=spec.options["predeal"], rules=spec.options["rules"],
                   policy=spec.options.get("policy"))
         if spec.command == "solve":
-            run = batch.solve_deals(adv.game, n, **kw)
+            run = batch.solve_deals(req.game, n, **kw)
         else:
-            run = batch.simulate(adv.game, n, what_if=spec.options["what_if"], **kw)
+            run = batch.simulate(req.game, n, what_if=spec.options["what_if"], **kw)
         frames[spec.name] = run.hands()
     return frames, texts
 
@@ -418,16 +214,13 @@ def _collect(req: Request, level: str, frames: dict) -> pl.DataFrame:
     return rows.filter(pl.col("option").is_in(list(req.options)))
 
 
-def level_unit(adv, level: str) -> str:
-    return adv.level_unit(level) if hasattr(adv, "level_unit") else adv.unit
-
 # ---------------------------------------------------------------- the report
 
 
 def comparable(adv, level: str) -> bool:
     """Whether every option of the level is measured in the same unit (then paired differences
     between options mean something)."""
-    return level_unit(adv, level) == adv.unit
+    return adv.level_unit(level) == adv.unit
 
 
 def option_table(req: Request, rows: dict) -> pl.DataFrame:
@@ -465,7 +258,7 @@ def option_table(req: Request, rows: dict) -> pl.DataFrame:
 
 def _paired(req: Request, level: str, rows: pl.DataFrame, t: pl.DataFrame) -> pl.DataFrame:
     adv = req.advisor
-    t = t.with_columns(pl.lit(level_unit(adv, level)).alias("unit"))
+    t = t.with_columns(pl.lit(adv.level_unit(level)).alias("unit"))
     if not comparable(adv, level):
         return t.with_columns(pl.lit(None, pl.Boolean).alias("best"))
     best = _ranked(adv, t)["option"][0]
@@ -476,11 +269,6 @@ def _paired(req: Request, level: str, rows: pl.DataFrame, t: pl.DataFrame) -> pl
     low, high = t_interval(d["vs_best"], d["_ds"].fill_null(0.0), d["paired_n"])
     d = d.with_columns(pl.Series("vs_best_low", low), pl.Series("vs_best_high", high)).drop("_ds")
     return t.join(d, on="option", how="left").with_columns((pl.col("option") == best).alias("best"))
-
-
-def _unavailable(adv, level: str) -> tuple:
-    """Options a level cannot value at all (Euchre's pass has no open-hand value)."""
-    return getattr(adv, "unavailable", {}).get(level, ())
 
 
 def _ranked(adv, t: pl.DataFrame) -> pl.DataFrame:
@@ -502,23 +290,23 @@ def verdict(req: Request, table: pl.DataFrame) -> str:
         n = int(g["n"].max())
         deals = f"{n:,} deals" if n == req.deals[level] else f"{n:,} of {req.deals[level]:,} deals answer"
         if not comparable(adv, level):
-            lines.append(f"{level} ({deals}): " + "; ".join(_describe(adv, r) for r in g.iter_rows(named=True)))
+            lines.append(f"{level} ({deals}): " + "; ".join(adv.describe(r) for r in g.iter_rows(named=True)))
             continue
         g = _ranked(adv, g)
         b = g.row(0, named=True)
         bests[level] = b["option"]
         worse = [r for r in g.rows(named=True)[1:] if r["vs_best_high"] is not None and r["vs_best_high"] < 0]
-        others = ", ".join(f"{_label(r, n)} {r['vs_best']:+.2f} [{r['vs_best_low']:+.2f}, {r['vs_best_high']:+.2f}]"
+        others = ", ".join(f"{_label(adv, r, n)} {r['vs_best']:+.2f} [{r['vs_best_low']:+.2f}, {r['vs_best_high']:+.2f}]"
                            for r in g.rows(named=True)[1:])
-        missing = [o for o in req.options if o not in set(g["option"].to_list()) and o not in _unavailable(adv, level)]
-        lines.append(f"{level} ({deals}): best {_label(b, n)} at {b['mean']:+.2f} [{b['low']:+.2f}, {b['high']:+.2f}] "
+        missing = [o for o in req.options if o not in set(g["option"].to_list()) and o not in adv.unavailable.get(level, ())]
+        lines.append(f"{level} ({deals}): best {_label(adv, b, n)} at {b['mean']:+.2f} [{b['low']:+.2f}, {b['high']:+.2f}] "
                      f"{adv.unit}" + (f"; the others against it, paired by deal: {others}" if others else "")
                      + f" ({len(worse)} of {g.height - 1} significantly worse)"
                      + (f"; no deal answered for {', '.join(missing)}" if missing else "") + ".")
     skipped = [lv for lv in LEVELS if lv not in req.levels]
     if skipped:
         lines.append(f"Not run: {', '.join(skipped)} (ask with --levels or --{skipped[0]}-deals N; "
-                     "open-hand Trump Friend and Spades deals take minutes of CPU each, docs/advise.md).")
+                     + _slow_open_hand() + "docs/advise.md).")
     if len(bests) > 1:
         same = len(set(bests.values())) == 1
         lines.append("Best option by level: " + ", ".join(f"{lv} {o}" for lv, o in bests.items())
@@ -526,19 +314,18 @@ def verdict(req: Request, table: pl.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def _label(r: dict, n: int | None = None) -> str:
-    """The option's name, with the number bid (Spades) and its deals when fewer than the level's."""
-    text = r["option"] + (f" ({int(r['bid_mode'])})" if r["option"] == "bid" and r.get("bid_mode") is not None else "")
-    return text + (f" [{r['n']:,} deals]" if n is not None and r["n"] != n else "")
+def _slow_open_hand() -> str:
+    """Which games leave open-hand out by default, for the verdict's "Not run" line."""
+    slow = [games.get(name).title for name in games.names_with("advisor")
+            if "open-hand" not in games.get(name).advisor.default_levels]
+    if not slow:
+        return ""
+    return f"open-hand {' and '.join(slow)} deals take minutes of CPU each, "
 
 
-def _describe(adv, r: dict) -> str:
-    """One option of a level whose options have their own units (Spades open-hand)."""
-    if r["option"] == "nil":
-        return (f"the nil holds (no trick taken with best play) in {100 * r['win_rate']:.1f}% "
-                f"[{100 * r['win_low']:.1f}, {100 * r['win_high']:.1f}], held to {r['mean']:.2f} "
-                f"[{r['low']:.2f}, {r['high']:.2f}] tricks on average")
-    return f"your side takes {r['mean']:.2f} [{r['low']:.2f}, {r['high']:.2f}] tricks with best play"
+def _label(adv, r: dict, n: int | None = None) -> str:
+    """The option's name in the advisor's words, with its deals when fewer than the level's."""
+    return adv.label(r) + (f" [{r['n']:,} deals]" if n is not None and r["n"] != n else "")
 
 
 def chart(req: Request, rows: dict, table: pl.DataFrame, path: Path) -> Path:
@@ -563,21 +350,21 @@ def chart(req: Request, rows: dict, table: pl.DataFrame, path: Path) -> Path:
         high = np.array([stats[o]["high"] for o in shown], float)
         box.errorbar(x, mean, yerr=[np.nan_to_num(mean - low), np.nan_to_num(high - mean)], fmt="D", color="#C44E52",
                      capsize=4, label="mean, 95% t interval")
-        names = [_label(stats[o]).replace("-", "\n" if len(shown) > 5 else "-") for o in shown]
+        names = [_label(adv, stats[o]).replace("-", "\n" if len(shown) > 5 else "-") for o in shown]
         box.set_xticks(x, [f"{name}\nn={stats[o]['n']:,}" for name, o in zip(names, shown)], fontsize=8)
         box.axhline(0, color="grey", lw=0.7)
-        box.set_ylabel(_wrap(level_unit(adv, level), 45), fontsize=8)
+        box.set_ylabel(_wrap(adv.level_unit(level), 45), fontsize=8)
         box.set_title(f"{level}: value per option (box: quartiles, whiskers 5–95%)", fontsize=9)
         box.legend(fontsize=7)
         top = set(_ranked(adv, g)["option"].to_list()[:4])
         _distribution(dist, rows[level], [o for o in adv.options if o in top], adv.options)
         dist.set_title(f"{level}: distribution over deals" + (" (the 4 best options by mean)" if len(shown) > 4 else ""),
                        fontsize=9)
-        dist.set_xlabel(_wrap(level_unit(adv, level), 60), fontsize=8)
+        dist.set_xlabel(_wrap(adv.level_unit(level), 60), fontsize=8)
         dist.set_ylabel("share of deals (%)")
     hand = " ".join(format_card(c) for c in req.hand) + (f"; upcard {format_card(req.upcard)}" if req.upcard is not None else "")
     rules = ", ".join(f"{k}={v}" for k, v in req.rules.items()) or "the defaults"
-    fig.suptitle(f"{adv.game}: {adv.decision}\nhand {hand}; seed {req.seed}; rules: {rules}", fontsize=10)
+    fig.suptitle(f"{req.game}: {adv.decision}\nhand {hand}; seed {req.seed}; rules: {rules}", fontsize=10)
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
@@ -625,7 +412,7 @@ def write_report(req: Request, rows: dict, commands: list) -> dict:
     adv = req.advisor
     sizes = ", ".join(f"{lv} {n:,} deals" for lv, n in req.deals.items())
     md.write_text(
-        f"### {adv.game}: {adv.decision}\n\n![advise]({png.name})\n\n" + words.replace("\n", "\n\n") + "\n\n"
+        f"### {req.game}: {adv.decision}\n\n![advise]({png.name})\n\n" + words.replace("\n", "\n\n") + "\n\n"
         f"- Hand: {' '.join(format_card(c) for c in req.hand)}"
         + (f"; upcard {format_card(req.upcard)}" if req.upcard is not None else "") + "\n"
         f"- Sample: {sizes} (seed {req.seed}); rows per level and option in `{csv.name}`\n"

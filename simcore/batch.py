@@ -64,15 +64,15 @@ def simulate(
     form of ``simcore simulate``.
 
     ``policy``: ``--policy`` strings (``"heuristic"``, ``["random", "2=heuristic"]``,
-    ``"trump=notrump"``) or a dict such as ``{0: "pimc", "bid": "heuristic"}`` (a seat may be
+    ``"DECISION=NAME"``) or a dict such as ``{0: "pimc", "DECISION": "heuristic"}`` (a seat may be
     given a jitted play function).  ``rules``: ``{"target": 300}`` or ``["target=300"]``.  With
     ``out`` the rows stream to Parquet parts in that folder; without it they stay in memory.
     ``cluster`` (``tcp://host:8786`` or ``local:N``) computes the chunks on a Dask cluster
     instead of this process's threads.
 
-    ``what_if`` (e.g. ``"nil"``; see ``Game.what_if``) plays every deal once per option of that
+    ``what_if`` (a name of ``Game.what_if``) plays every deal once per option of that
     decision: ``deals * options`` rows, deal-major, with an ``option`` column (hands mode).
-    ``predeal`` (``{0: "AS KS 3H", "upcard": "9H"}``, lists of cards, or ``["0=AS,KS,3H"]``)
+    ``predeal`` (``{0: "AS KS 3H", "SLOT": "9H"}``, lists of cards, or ``["0=AS,KS,3H"]``)
     fixes cards; ``conditions`` (``["0:longest>=5"]`` or ``[(0, "longest", ">=", 5)]``,
     docs/conditions.md) keeps only deals meeting all of them, by reproducible rejection
     sampling: rows get ``attempts`` and the manifest ``acceptance_rate``.  Python values and
@@ -105,14 +105,14 @@ def solve_deals(
     """The open-hand (double-dummy) table of ``deals`` deals of a trick game: the Python form of
     ``simcore solve``.
 
-    Deal k has exactly the cards (and dealer, declarer, upcard) of row k of
+    Deal k has exactly the cards (and the deal's facts: dealer, upcard, ...) of row k of
     :func:`simulate` with the same ``seed``, ``rules``, ``predeal`` and ``conditions``, so the
     two tables join on (``seed``, ``deal``).  Columns per game: docs/schema.md; what they
-    mean: docs/solving.md.  ``policy`` may only name Trump Friend's friend call
-    (``["friend=highest"]`` or ``{"friend": "highest"}``), which decides ``dd_friend{t}``.  Folders, resume, threads and
-    clusters work as for :func:`simulate`, and so do the Python forms of ``rules``,
-    ``predeal`` and ``conditions``.  ``options`` are the game's solve options (Spades:
-    ``{"nil": "exact" | "safe" | "none"}``, how much of each nil to solve), kept in the manifest.
+    mean: docs/solving.md.  ``policy`` may only name the decisions the table reads
+    (``Game.solve_decisions``: ``["DECISION=NAME"]`` or ``{"DECISION": "NAME"}``).  Folders,
+    resume, threads and clusters work as for :func:`simulate`, and so do the Python forms of
+    ``rules``, ``predeal`` and ``conditions``.  ``options`` are the game's solve options
+    (``Game.solve_options``, ``{name: choice}``), kept in the manifest.
     """
     policy, rules, predeal, conditions = arguments.normalize(policy, rules, predeal, conditions)
     spec = _plan_solve(game, deals, seed, policy, rules, chunk_size, predeal, conditions, options)
@@ -193,7 +193,7 @@ def _plan_solve(game_name, deals, seed, policy, rules, chunk_size, predeal, cond
     game = games.get(game_name)
     if game.solve_hands is None:
         raise SimcoreError(f"{game.name} has no open-hand solver (simcore solve plays the trick "
-                           "games: spades, euchre, trump-friend)")
+                           f"games: {', '.join(games.names_with('solve_hands'))})")
     specs = [policy] if isinstance(policy, str) else list(policy or [])
     for item in specs:
         key = str(item).partition("=")[0].strip()

@@ -6,8 +6,8 @@
                      [--cluster tcp://host:8786 | --cluster local:N]
                      [--what-if DECISION] [--predeal SEAT=CARDS ...] [--condition EXPR ...]
     simcore solve GAME --deals N [--seed S] [--threads T] [--out DIR] [--rules KEY=VALUE ...]
-                  [--policy friend=NAME] [--predeal SEAT=CARDS ...] [--condition EXPR ...]
-                  [--resume] [--cluster ADDRESS] [--quiet] [--chunk-size K]
+                  [--policy DECISION=NAME] [--predeal SEAT=CARDS ...] [--condition EXPR ...]
+                  [--resume] [--cluster ADDRESS] [--quiet] [--chunk-size K] [--OPTION CHOICE]
     simcore analyze NAME --data DIR --out DIR
     simcore advise GAME --hand CARDS [--upcard CARD] [--levels open-hand,pimc,heuristic]
                    [--deals N | --open-hand-deals N --pimc-deals N --heuristic-deals N]
@@ -16,7 +16,8 @@
     simcore describe GAME
     simcore show RUN (--deal K | --game G [--hand H]) [--option X] [--log-plays] [--json]
 
-Bad input is reported as one line on stderr with exit status 2; never a traceback.
+Bad input is reported as one line on stderr with exit status 2; never a traceback.  Game
+names, and what each command offers per game, come from the games' records (simcore.games).
 """
 
 from __future__ import annotations
@@ -25,12 +26,32 @@ import argparse
 import sys
 import time
 
+from simcore import games
 from simcore.errors import SimcoreError
-
-GAME_NAMES = ("trump-friend", "euchre", "dummy", "spades", "gin-rummy")
 
 
 class _Parser(argparse.ArgumentParser):
+    """``complete(parser)``, if given, adds the arguments that come from every game's record
+    (which games solve, their solve options, what advise offers) on the command's first parse
+    or help: listing them imports every game package, which the other commands never need."""
+
+    def __init__(self, *args, complete=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._complete = complete
+
+    def _completed(self) -> None:
+        if self._complete is not None:
+            complete, self._complete = self._complete, None
+            complete(self)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._completed()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self):
+        self._completed()
+        return super().format_help()
+
     def error(self, message):  # one line, exit 2, like every other simcore error
         raise SimcoreError(message)
 
@@ -65,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help="run a batch of deals or games to Parquet",
                          description="Run a batch of deals (or whole games) and write Parquet parts.")
-    sim.add_argument("game", metavar="GAME", help="one of: " + ", ".join(GAME_NAMES))
+    sim.add_argument("game", metavar="GAME", help="one of: " + ", ".join(games.names()))
     sim.add_argument("--deals", "-n", type=_whole_number, required=True,
                      help="number of hands (games in --mode games)")
     sim.add_argument("--seed", type=_whole_number, default=0, help="master seed (default 0)")
@@ -96,34 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="keep only deals where SEAT:FEATURE OP N holds, e.g. '0:longest>=5' "
                           "(repeatable: all must hold; see docs/conditions.md)")
 
-    sol = sub.add_parser("solve", help="open-hand (double-dummy) tables of a batch of deals",
-                         description="Solve each deal open-handed (every card seen, best play by "
-                                     "both sides) and write its DD table to Parquet. Deal k of "
-                                     "seed S is row k of `simcore simulate GAME --seed S`.")
-    sol.add_argument("game", metavar="GAME", help="one of: trump-friend, euchre, spades")
-    sol.add_argument("--deals", "-n", type=_whole_number, required=True, help="number of deals")
-    sol.add_argument("--seed", type=_whole_number, default=0, help="master seed (default 0)")
-    sol.add_argument("--threads", type=_whole_number, default=None,
-                     help="worker threads (default: all cores)")
-    sol.add_argument("--out", default=None, help="output folder (default: data/GAME-solve-sSEED-nN)")
-    sol.add_argument("--policy", action="extend", nargs="+", default=[], metavar="SPEC",
-                     help="trump-friend only: friend=NAME, the friend call of dd_friend{t}")
-    sol.add_argument("--rules", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
-                     help="rules options (see `simcore describe GAME`)")
-    sol.add_argument("--nil", default=None, metavar="MODE",
-                     help="spades only: exact (default; dd_nil{s} counts each nil's tricks), safe "
-                          "(only whether each nil holds: dd_nil{s} 0 or null, about 30x cheaper on "
-                          "full deals) or none (no nil solved)")
-    sol.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
-    sol.add_argument("--chunk-size", type=_whole_number, default=None,
-                     help="deals per Parquet part (default: per game, see docs/solving.md)")
-    sol.add_argument("--cluster", default=None, metavar="ADDRESS",
-                     help="compute the chunks on a Dask cluster: tcp://host:8786 or local:N")
-    sol.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    sol.add_argument("--predeal", action="append", default=[], metavar="SEAT=CARDS",
-                     help="fix cards to a seat or slot, e.g. 0=AS,KS,3H (repeatable)")
-    sol.add_argument("--condition", action="append", default=[], metavar="EXPR",
-                     help="keep only deals where SEAT:FEATURE OP N holds (repeatable)")
+    sub.add_parser("solve", help="open-hand (double-dummy) tables of a batch of deals",
+                   description="Solve each deal open-handed (every card seen, best play by "
+                               "both sides) and write its DD table to Parquet. Deal k of "
+                               "seed S is row k of `simcore simulate GAME --seed S`.",
+                   complete=_solve_arguments)
 
     ana = sub.add_parser("analyze", help="turn a run into a chart and a table",
                          description="Run one analysis over a run folder.")
@@ -155,29 +153,83 @@ def build_parser() -> argparse.ArgumentParser:
     shw.add_argument("--option", default=None, metavar="X",
                      help="what-if runs: the option's row (default: one line per option)")
     shw.add_argument("--log-plays", action="store_true",
-                     help="every trick in order (runs made with --log-plays; the rummy "
-                          "games keep no turn log)")
+                     help="every trick in order (runs made with --log-plays; a game whose "
+                          "engine keeps no turn log says so)")
     shw.add_argument("--json", action="store_true", help="the same content as JSON")
     return parser
 
 
+def _solve_arguments(sol) -> None:
+    solvable = [games.get(name) for name in games.names_with("solve_hands")]
+    sol.add_argument("game", metavar="GAME", help="one of: " + ", ".join(g.name for g in solvable))
+    sol.add_argument("--deals", "-n", type=_whole_number, required=True, help="number of deals")
+    sol.add_argument("--seed", type=_whole_number, default=0, help="master seed (default 0)")
+    sol.add_argument("--threads", type=_whole_number, default=None,
+                     help="worker threads (default: all cores)")
+    sol.add_argument("--out", default=None, help="output folder (default: data/GAME-solve-sSEED-nN)")
+    decisions = "; ".join(f"{g.name} only: " + ", ".join(f"{d}=NAME, {role}" for d, role in
+                                                         g.solve_decisions.items())
+                          for g in solvable if g.solve_decisions)
+    sol.add_argument("--policy", action="extend", nargs="+", default=[], metavar="SPEC",
+                     help=_help(decisions or "no game's table reads a decision policy"))
+    sol.add_argument("--rules", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
+                     help="rules options (see `simcore describe GAME`)")
+    for option, owners in _solve_options(solvable).items():
+        sol.add_argument(f"--{option}", default=None, metavar="MODE",
+                         help=_help("; ".join(f"{g.name} only: {g.solve_options[option][1]}"
+                                              for g in owners)))
+    sol.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
+    sol.add_argument("--chunk-size", type=_whole_number, default=None,
+                     help="deals per Parquet part (default: per game, see docs/solving.md)")
+    sol.add_argument("--cluster", default=None, metavar="ADDRESS",
+                     help="compute the chunks on a Dask cluster: tcp://host:8786 or local:N")
+    sol.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    sol.add_argument("--predeal", action="append", default=[], metavar="SEAT=CARDS",
+                     help="fix cards to a seat or slot, e.g. 0=AS,KS,3H (repeatable)")
+    sol.add_argument("--condition", action="append", default=[], metavar="EXPR",
+                     help="keep only deals where SEAT:FEATURE OP N holds (repeatable)")
+
+
+def _help(text: str) -> str:
+    """Text from a game's record as argparse help (which %-formats it)."""
+    return text.replace("%", "%%")
+
+
+def _solve_options(solvable) -> dict:
+    """Every solve option of the games (``--NAME``) -> the games that take it."""
+    owners: dict = {}
+    for g in solvable:
+        for option in g.solve_options:
+            owners.setdefault(option, []).append(g)
+    return owners
+
+
 def _advise_parser(sub) -> None:
-    adv = sub.add_parser("advise", help="which call for my hand: every option's value at three levels of play",
-                         description="Deal many hands consistent with yours and answer, for every option of "
-                                     "your decision, what it is worth with 95% intervals: open-hand "
-                                     "(simcore solve), under pimc play and under heuristic play "
-                                     "(what-if runs). Trump Friend: trump and friend call of seat 0; "
-                                     "Euchre: pass / order / order alone of the dealer's left; Spades: "
-                                     "nil or a number of the first bidder. docs/advise.md.")
-    adv.add_argument("game", metavar="GAME", help="one of: trump-friend, euchre, spades")
+    sub.add_parser("advise", help="which call for my hand: every option's value at three levels of play",
+                   complete=_advise_arguments)
+
+
+def _advise_arguments(adv) -> None:
+    from simcore.games.advising import LEVELS
+
+    advisable = [games.get(name) for name in games.names_with("advisor")]
+    adv.description = ("Deal many hands consistent with yours and answer, for every option of "
+                       "your decision, what it is worth with 95% intervals: open-hand "
+                       "(simcore solve), under pimc play and under heuristic play "
+                       "(what-if runs). "
+                       + "; ".join(f"{g.title}: {g.advisor.summary}" for g in advisable)
+                       + ". docs/advise.md.")
+    adv.add_argument("game", metavar="GAME", help="one of: " + ", ".join(g.name for g in advisable))
     adv.add_argument("--hand", required=True, metavar="CARDS", help="your cards, e.g. AS,KS,QS,3H,...")
-    adv.add_argument("--upcard", default=None, metavar="CARD", help="euchre: the turned-up card")
+    upcard = [g.name for g in advisable if g.advisor.upcard]
+    adv.add_argument("--upcard", default=None, metavar="CARD",
+                     help=", ".join(upcard) + ": the turned-up card" if upcard else "no game has one")
     adv.add_argument("--levels", default=None, metavar="LIST",
-                     help="comma-separated: open-hand (or dd), pimc, heuristic (default: all three for "
-                          "euchre; pimc and heuristic for trump-friend and spades)")
+                     help="comma-separated: open-hand (or dd), pimc, heuristic (default: "
+                          + _default_levels_text(advisable, LEVELS) + ")")
     adv.add_argument("--deals", "-n", type=_whole_number, default=None,
                      help="deals at every level (default: per game and level, see docs/advise.md)")
-    for level in ("open-hand", "pimc", "heuristic"):
+    for level in LEVELS:
         adv.add_argument(f"--{level}-deals", type=_whole_number, default=None, metavar="N",
                          help=f"deals at the {level} level")
     adv.add_argument("--pimc", default="pimc", metavar="POLICY", help="the search policy of the pimc level "
@@ -190,6 +242,16 @@ def _advise_parser(sub) -> None:
     adv.add_argument("--out", default=None, help="output folder (default: data/advise-GAME-HASH); "
                                                  "rerunning reuses its finished runs")
     adv.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+
+
+def _default_levels_text(advisable, levels) -> str:
+    """``all three for G1; pimc and heuristic for G2 and G3``: the games grouped by their
+    default levels."""
+    groups: dict[tuple, list[str]] = {}
+    for g in advisable:
+        groups.setdefault(tuple(g.advisor.default_levels), []).append(g.name)
+    return "; ".join(("all three" if chosen == tuple(levels) else " and ".join(chosen))
+                     + " for " + " and ".join(names) for chosen, names in groups.items())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -270,12 +332,19 @@ def _solve(args) -> int:
                       resume=args.resume, quiet=args.quiet, chunk_size=args.chunk_size,
                       cluster=args.cluster, predeal=args.predeal or None,
                       conditions=args.condition or None,
-                      options=None if args.nil is None else {"nil": args.nil})
+                      options=_chosen_solve_options(args))
     if not args.quiet:
         seconds = time.perf_counter() - started
         print(f"{run.path}: {args.deals:,} deals solved in {seconds:.1f} s "
               f"({args.deals / seconds:,.1f} deals/s, this call)", file=sys.stderr)
     return 0
+
+
+def _chosen_solve_options(args) -> dict[str, str] | None:
+    """The solve options given on the command line (``--NAME CHOICE``), None without any."""
+    solvable = [games.get(name) for name in games.names_with("solve_hands")]
+    chosen = {name: getattr(args, name.replace("-", "_")) for name in _solve_options(solvable)}
+    return {name: value for name, value in chosen.items() if value is not None} or None
 
 
 def _advise(args) -> int:
@@ -293,8 +362,6 @@ def _advise(args) -> int:
 
 
 def _describe(name: str) -> int:
-    from simcore import games
-
     game = games.get(name)
     print(f"{game.name}: {game.n_seats} seats")
     print("rules options (--rules KEY=VALUE):")

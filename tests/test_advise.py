@@ -14,9 +14,10 @@ import polars as pl
 import pytest
 
 import simcore
-from simcore import advise
+from simcore import advise, games
 from simcore.batch import solve_deals
 from simcore.cli import main
+from simcore.games.trump_friend.advice import CALLS
 
 EUCHRE = "JH,JD,AH,KH,9C"
 SPADES = "AS,KS,QS,5S,AH,KH,4H,3D,2D,7C,6C,5C,4C"
@@ -128,9 +129,9 @@ def test_trump_friend_simulate_rows_and_open_hand_rows(tmp_path):
         *(pl.Series(f"dd_friend{t}", calls["friend_card"].to_numpy().reshape(-1, 5)[:, t]) for t in range(5)),
         *(pl.Series(f"dd_points{t}", calls["declarer_team_points"].to_numpy().reshape(-1, 5)[:, t]) for t in range(5)),
         *(pl.Series(f"dd_solo{t}", np.zeros(deals.height, np.int8)) for t in range(5)))
-    rows = advise.TrumpFriend().rows("open-hand", {"solve": frame.lazy()}).collect()
+    rows = games.get("trump-friend").advisor.rows("open-hand", {"solve": frame.lazy()}).collect()
     engine = calls["delta0"].cast(pl.Float64) - sum(calls[f"delta{s}"].cast(pl.Float64) for s in range(1, 5)) / 4
-    for t, call in enumerate(advise.TF_CALLS):
+    for t, call in enumerate(CALLS):
         got = rows.filter(pl.col("option") == call)["value"].to_numpy()
         assert got == pytest.approx(engine.to_numpy().reshape(-1, 5)[:, t])
 

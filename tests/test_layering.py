@@ -22,16 +22,17 @@ PACKAGES = ("simcore", "analyses")
 # the package facade (simcore/__init__.py: load, simulate), which imports the runner.
 LAYERS = [
     ("base", ["simcore.errors", "simcore.version", "simcore._cache"]),
-    ("cards", ["simcore.cards", "simcore.rng"]),
+    ("cards", ["simcore.cards", "simcore.rng", "simcore.card_columns"]),
     # the Python values of simulate's and solve's options, read into the command line's forms
     ("arguments", ["simcore.arguments"]),
     ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.search",
                  "simcore.sampling"]),
-    # the game packages (rules, layouts, engines, policies, solver.py), their registry, and
-    # the solver facade
+    # the game packages (rules, layouts, engines, policies, solver.py, show.py, advice.py),
+    # their registry and shared records (base, solving, showing, advising), and the solver facade
     ("games", ["simcore.games", "simcore.games.*", "simcore.solve"]),
     ("runs", ["simcore.runs"]),  # reading a finished run folder
-    ("show", ["simcore.show"]),  # one deal of a run as text (simcore show): reads runs only
+    # one deal of a run as text (simcore show): reads runs, laid out by the game's record
+    ("show", ["simcore.show"]),
     ("analyses", ["analyses", "analyses.*"]),
     # the runner drives the cluster (it hands it the task to run), so the cluster sits below it
     ("cluster", ["simcore.cluster"]),

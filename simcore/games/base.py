@@ -1,8 +1,9 @@
 """What every game shares outside its kernels: rules options, policy choices, row records.
 
-A game package provides one :class:`Game` object.  The batch runner and the command line only
-talk to that object, so adding a game means writing its package and one line in
-``simcore/games/__init__.py``.
+A game package provides one :class:`Game` record.  The command line, the batch runner,
+``simcore.solve``, ``simcore show`` and ``simcore advise`` only talk to that record, so adding
+a game means writing its package and one line in ``simcore/games/__init__.py``
+(docs/adding_a_game.md).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simcore.cards import format_card
 from simcore.errors import SimcoreError
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -111,9 +113,12 @@ class PolicyChoice:
         return {"seats": list(self.seats), **self.decisions}
 
 
+FULL_DECK = (1 << 52) - 1
+
+
 @dataclass
 class Game:
-    """A game as the runner sees it.
+    """A game as the upper layers see it (every field: docs/adding_a_game.md).
 
     ``play_policies`` maps each built-in play policy name to its id; ``decisions`` maps each
     decision (e.g. ``trump``) to its built-in policy names and ids.  ``omniscient`` lists the
@@ -144,12 +149,13 @@ class Game:
     deal_layout: Any = None
     # Open-hand solving (``simcore solve``): ``solve_hands(game, seed, start, count, rules,
     # choice, deal_filter=None)`` returns the DD rows of those deals (the deals of run_hands);
-    # ``solve_decisions`` are the decision policies it reads (e.g. Trump Friend's friend call),
+    # ``solve_decisions`` are the decision policies it reads, each with what it decides in the
+    # table (e.g. Trump Friend's friend call: the friend card of each trump call),
     # ``solve_chunk`` its default deals per part, ``solve_doc`` its columns in one line;
     # ``solve_options`` its solve options (name -> (choices, the first the default; one line of
     # help)), passed to solve_hands as ``options={name: choice}`` (e.g. Spades' nil).
     solve_hands: Callable | None = None
-    solve_decisions: tuple[str, ...] = ()
+    solve_decisions: dict[str, str] = dataclasses.field(default_factory=dict)  # name -> its role
     solve_options: dict[str, tuple[tuple[str, ...], str]] = dataclasses.field(default_factory=dict)
     solve_chunk: int = 1000
     # a solve option's own default part size, {(option, choice): deals}, e.g. Spades' exact nils:
@@ -157,6 +163,28 @@ class Game:
     # get small parts (a few minutes of work on two cores)
     solve_chunk_by_option: dict[tuple[str, str], int] = dataclasses.field(default_factory=dict)
     solve_doc: str = ""
+    # ``simcore.solve``: one position solved open-handed (simcore.games.solving.PositionSolver)
+    position_solver: Any = None
+    # ``simcore show``: how one deal is laid out (simcore.games.showing.DealView)
+    show: Any = None
+    # ``simcore advise``: the decision it answers (a simcore.games.advising.Advisor)
+    advisor: Any = None
+    # the game's name in running text ("Trump Friend"; default: ``name``)
+    title: str = ""
+    # the cards in play (a public-id mask) and their range in words, for messages
+    deck: int = FULL_DECK
+    deck_doc: str = ""
+
+    def __post_init__(self):
+        self.title = self.title or self.name
+
+    def check_deck(self, cards) -> None:
+        """SimcoreError naming the first of ``cards`` (public ids, in the order given) that
+        is not in this game's deck."""
+        for c in cards:
+            if not self.deck >> c & 1:
+                raise SimcoreError(f"card {format_card(c)} is not in the {self.name} deck "
+                                   f"({self.deck_doc})")
 
     def what_if_options(self, name: str) -> tuple[str, ...]:
         """The option labels of what-if decision ``name``; SimcoreError if this game has none."""

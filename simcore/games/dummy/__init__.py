@@ -11,7 +11,7 @@ import polars as pl
 
 from simcore.errors import SimcoreError
 from simcore.games.base import Game, PolicyChoice, UserKernels, frame_from_records, n_blocks
-from simcore.games.dummy import engine, layout
+from simcore.games.dummy import engine, layout, show
 from simcore.games.dummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.dummy.policies import PLAY_POLICIES, USER_POLICY, builtin_play
 from simcore.games.dummy.rules import Rules
@@ -131,6 +131,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
 GAME = Game(
     name="dummy",
+    title="Dummy",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
     play_policies=PLAY_POLICIES,
@@ -145,4 +146,5 @@ GAME = Game(
     run_hands=run_hands,
     run_games=run_games,
     user_policy_doc=USER_POLICY_DOC,
+    show=show.VIEW,
 )

@@ -22,7 +22,8 @@ from simcore.games.base import (
     padded_list,
     with_attempts,
 )
-from simcore.games.euchre import dd_table, layout, pimc
+from simcore.games.euchre import advice, dd_table, layout, pimc, show, solver
+from simcore.games.euchre.deck import BASE_DECK
 from simcore.games.euchre.engine import DECK_IDS, batch_kernel, with_play
 from simcore.games.euchre.policies import (
     ALONE_POLICIES,
@@ -335,6 +336,7 @@ LAYOUT = dealing.DealLayout(
 
 GAME = Game(
     name="euchre",
+    title="Euchre",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
     play_policies=pimc.PLAY_POLICIES,
@@ -356,6 +358,11 @@ GAME = Game(
     solve_chunk=20_000,
     solve_doc="dealer, upcard; dd_t{t} (tricks of seats 0+2 with trump t), dd_alone{s}_t{t} "
               "(tricks of seat s alone with trump t); the dealer picks up when t is the upcard's suit",
+    position_solver=solver.POSITION,
+    show=show.VIEW,
+    advisor=advice.ADVISOR,
+    deck=int(BASE_DECK) << 7,  # 9 to A of every suit, public ids (EU-1)
+    deck_doc="9 to A",
     user_policy_doc=(
         "policy(seat, hand, legal, view, st) -> card: hand/legal are uint64 masks of trump-order "
         "ids (simcore.games.euchre.layout), view the public state (layout.V_*)"

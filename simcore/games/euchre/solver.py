@@ -17,6 +17,8 @@ import numpy as np
 
 from simcore import search
 from simcore.cards import bit, highest_bit, lowest_bit
+from simcore.errors import SimcoreError
+from simcore.games import solving
 from simcore.games.euchre.deck import public_to_base, to_trump, trump_card_to_public
 
 NO_POINTS = np.zeros(64, np.int64)
@@ -130,3 +132,28 @@ def deal_table(hands, dealer, upcard, tab, out):
     for s in range(4):
         for t in range(4):
             out[4 + 4 * s + t] = _table_entry(hands, dealer, upcard, t, s, tab)
+
+
+def solve_position(hands, leader, trick, rules, state) -> solving.Solution:
+    """``simcore.solve("euchre", ...)``: ``trump`` (0-3) and ``alone`` (the seat playing
+    alone, whose partner holds no cards; -1 or None for nobody)."""
+    if "trump" not in state:
+        raise SimcoreError("euchre needs trump=SUIT (0-3)")
+    trump = solving.trump_suit(state["trump"], 3)
+    alone = state.get("alone", -1)
+    alone = -1 if alone is None or alone == -1 else solving.seat(alone, 4, "alone")
+    active = 0b1111
+    if alone >= 0:
+        partner = (alone + 2) % 4
+        if hands[partner]:
+            raise SimcoreError(f"seat {alone} plays alone, so its partner {partner} must hold no cards")
+        active &= ~(1 << partner)
+    order = solving.check_sizes("euchre", POSITION.hand_size, hands, leader, trick, active)
+    mover = order[len(trick)]
+    cards, values = solving.move_buffers()
+    k = solve_moves(np.array(hands, np.uint64), leader, solving.trick_array(trick), len(trick),
+                    trump, alone, solving.table(new_tables), cards, values)
+    return solving.moves_solution(k, cards, values, 0b0101 >> mover & 1)
+
+
+POSITION = solving.PositionSolver(hand_size=5, state=("trump", "alone"), solve=solve_position)

@@ -20,7 +20,7 @@ from simcore.games.base import (
     n_blocks,
     with_attempts,
 )
-from simcore.games.gin_rummy import engine, layout, pimc
+from simcore.games.gin_rummy import engine, layout, pimc, show
 from simcore.games.gin_rummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.gin_rummy.policies import KNOCK_POLICIES, USER_POLICY, builtin_play
 from simcore.games.gin_rummy.rules import Rules
@@ -191,6 +191,7 @@ LAYOUT = dealing.DealLayout(
 
 GAME = Game(
     name="gin-rummy",
+    title="Gin Rummy",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
     play_policies=pimc.PLAY_POLICIES,
@@ -205,4 +206,5 @@ GAME = Game(
     what_if_doc={"knock": "the non-dealer knocks at the first chance (now), only at deadwood "
                           "<= 7, 4, 1, or only with gin; the dealer keeps the run's policy"},
     deal_layout=LAYOUT,
+    show=show.VIEW,
 )

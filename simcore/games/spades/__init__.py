@@ -22,7 +22,7 @@ from simcore.games.base import (
     with_attempts,
 )
 from simcore.games.searching import check_choice, is_search, search_blocks, searching
-from simcore.games.spades import dd_table, layout, pimc
+from simcore.games.spades import advice, dd_table, layout, pimc, show, solver
 from simcore.games.spades.engine import DECK_IDS, games_kernel, hands_kernel, with_play
 from simcore.games.spades.policies import (
     BID_POLICIES,
@@ -239,6 +239,7 @@ LAYOUT = dealing.DealLayout(
 
 GAME = Game(
     name="spades",
+    title="Spades",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
     play_policies=pimc.PLAY_POLICIES,
@@ -266,6 +267,9 @@ GAME = Game(
               "dealt), dd_nil{s} (the fewest tricks seat s can be held to; 0 = a nil that holds), "
               "dd_nil_safe{s} (the nil holds)",
     solve_options={"nil": (dd_table.NIL_MODES, dd_table.NIL_DOC)},
+    position_solver=solver.POSITION,
+    show=show.VIEW,
+    advisor=advice.ADVISOR,
     user_policy_doc=(
         "play(seat, hand, legal, view, st) -> card id from `legal` (uint64 masks of public "
         "card ids; view: simcore.games.spades.layout.V_*)"

@@ -18,6 +18,7 @@ import numpy as np
 
 from simcore import search
 from simcore.cards import lowest_bit
+from simcore.games import solving
 
 SPADES = 3
 NO_POINTS = np.zeros(64, np.int64)
@@ -105,3 +106,22 @@ def solve_moves(hands, leader, trick, trick_len, broken, must_break, nil, tab, c
     for i in range(k):
         cards_out[i] = search.narrow_card(cards_out[i])
     return k
+
+
+def solve_position(hands, leader, trick, rules, state) -> solving.Solution:
+    """``simcore.solve("spades", ...)``: ``broken`` (spades broken before this trick) and
+    ``nil`` (the seat whose nil is solved: its tricks, which its side minimises)."""
+    broken = solving.flag(state.get("broken", False), "broken")
+    nil = state.get("nil", None)
+    nil = -1 if nil is None else solving.seat(nil, 4, "nil")
+    order = solving.check_sizes("spades", POSITION.hand_size, hands, leader, trick, 0b1111)
+    mover = order[len(trick)]
+    maximising = 0b0101 if nil < 0 else (1 << (nil + 1) % 4) | (1 << (nil + 3) % 4)
+    must_break = bool(getattr(rules, "must_break_spades", True))
+    cards, values = solving.move_buffers()
+    k = solve_moves(np.array(hands, np.uint64), leader, solving.trick_array(trick), len(trick),
+                    broken, must_break, nil, solving.table(new_tables), cards, values)
+    return solving.moves_solution(k, cards, values, maximising >> mover & 1)
+
+
+POSITION = solving.PositionSolver(hand_size=13, state=("broken", "nil"), solve=solve_position)

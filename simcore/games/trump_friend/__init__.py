@@ -17,7 +17,7 @@ from simcore.errors import SimcoreError
 from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records,
                                 interleave_options, n_blocks, padded_list, with_attempts)
 from simcore.games.searching import check_choice, is_search, search_blocks, searching
-from simcore.games.trump_friend import dd_table, layout, pimc
+from simcore.games.trump_friend import advice, dd_table, layout, pimc, show, solver
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
 from simcore.games.trump_friend.policies import (
     FORCED_FRIEND,
@@ -252,6 +252,7 @@ LAYOUT = dealing.DealLayout(
 
 GAME = TrumpFriendGame(
     name="trump-friend",
+    title="Trump Friend",
     n_seats=layout.N_SEATS,
     rules_cls=Rules,
     play_policies=pimc.PLAY_POLICIES,
@@ -266,8 +267,11 @@ GAME = TrumpFriendGame(
     what_if_doc=WHAT_IF_DOC,
     deal_layout=LAYOUT,
     solve_hands=dd_table.solve_hands,
-    solve_decisions=("friend",),
+    solve_decisions={"friend": "the friend call of dd_friend{t}"},
     solve_chunk=10,  # ten solves a deal, ~50 s of CPU: a part is a few minutes on two cores
     solve_doc="declarer, kitty; per call t (0-3 suit, 4 no trump): dd_friend{t} (the friend "
               "policy's card), dd_points{t} (declarer's team points), dd_solo{t} (declarer alone)",
+    position_solver=solver.POSITION,
+    show=show.VIEW,
+    advisor=advice.ADVISOR,
 )

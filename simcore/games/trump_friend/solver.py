@@ -13,6 +13,8 @@ import numba as nb
 import numpy as np
 
 from simcore import search
+from simcore.errors import SimcoreError
+from simcore.games import solving
 from simcore.games.trump_friend.layout import NO_TRUMP, TO_PUBLIC
 
 TABLE_BITS = 18  # the pimc kernels' tables (one per search policy's solve loop)
@@ -88,3 +90,29 @@ def solve_moves(hands, leader, trick, trick_len, trump, team, tab, cards_out, va
     for i in range(k):
         cards_out[i] = card_to_public(cards_out[i])
     return k
+
+
+def solve_position(hands, leader, trick, rules, state) -> solving.Solution:
+    """``simcore.solve("trump-friend", ...)``: ``trump`` (0-3, 4 = no trump) and ``team`` (the
+    seats of the declarer's side, which maximises its card points)."""
+    for key in ("trump", "team"):
+        if key not in state:
+            raise SimcoreError(f"trump-friend needs {key}= (trump 0-4, 4 = no trump; team = seats)")
+    trump = solving.trump_suit(state["trump"], 4)
+    team = state["team"]
+    if isinstance(team, (str, bytes)) or not hasattr(team, "__iter__"):
+        raise SimcoreError("team must be the seats of the declarer's side, e.g. (0, 3)")
+    team_mask = 0
+    for s in team:
+        team_mask |= 1 << solving.seat(s, 5, "a team seat")
+    if team_mask == 0:
+        raise SimcoreError("team must name at least the declarer's seat")
+    order = solving.check_sizes("trump-friend", POSITION.hand_size, hands, leader, trick, 0b11111)
+    mover = order[len(trick)]
+    cards, values = solving.move_buffers()
+    k = solve_moves(np.array(hands, np.uint64), leader, solving.trick_array(trick), len(trick),
+                    trump, team_mask, solving.table(new_tables), cards, values)
+    return solving.moves_solution(k, cards, values, team_mask >> mover & 1)
+
+
+POSITION = solving.PositionSolver(hand_size=10, state=("trump", "team"), solve=solve_position)
