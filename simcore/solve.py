@@ -154,7 +154,7 @@ def _check_sizes(name, masks, leader, played, active) -> int:
 
 def _table(name, module):
     if name not in _tables:
-        from simcore import search
+        from simcore import solver as search
 
         _tables[name] = search.table_of(module.new_tables(1), 0)
     return _tables[name]

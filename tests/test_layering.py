@@ -23,8 +23,8 @@ PACKAGES = ("simcore", "analyses")
 LAYERS = [
     ("base", ["simcore.errors", "simcore.version", "simcore._cache"]),
     ("cards", ["simcore.cards", "simcore.rng"]),
-    ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.search",
-                 "simcore.sampling"]),
+    ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.solver",
+                 "simcore.solver.*", "simcore.sampling"]),
     # the game packages (rules, layouts, engines, policies, solver.py), their registry, and
     # the solver facade
     ("games", ["simcore.games", "simcore.games.*", "simcore.solve"]),
