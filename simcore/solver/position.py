@@ -31,13 +31,13 @@ SUIT_FIELD = np.uint64(0xFFFF)
 
 
 @nb.njit(inline="always", cache=True)
-def suit_bits(s):
-    return SUIT_FIELD << np.uint64(16 * s)
+def suit_bits(suit):
+    return SUIT_FIELD << np.uint64(16 * suit)
 
 
 @nb.njit(inline="always", cache=True)
-def suit_field(m, s):
-    return (m >> np.uint64(16 * s)) & SUIT_FIELD
+def suit_field(mask, suit):
+    return (mask >> np.uint64(16 * suit)) & SUIT_FIELD
 
 
 @nb.njit(inline="always", cache=True)
@@ -78,32 +78,41 @@ def legal_cards(ctx, hands, stack, start, tlen, mover, broken):
     return h
 
 
-@nb.njit(cache=True, _nrt=False)
-def resolve_trick(ctx, stack, start, n, leader):
-    """(winning seat, value for the count side) of the complete trick stack[start:start+n]."""
+@nb.njit(inline="always", cache=True)
+def trick_winner(ctx, stack, start, n_cards, leader):
+    """(the best card of the trick stack[start:start+n] so far, the seat that played it), led
+    by ``leader``."""
     trump = ctx[C_TRUMP]
     best = stack[start]
-    ws = leader
+    winner = leader
     seat = leader
-    pts = ctx[C_POINTS + best]
-    for i in range(1, n):
+    for i in range(1, n_cards):
         seat = ctx[C_NEXT + seat]
-        c = stack[start + i]
-        pts += ctx[C_POINTS + c]
-        if beats(c, best, trump):
-            best = c
-            ws = seat
-    if (ctx[C_COUNT] >> ws) & 1:
-        return ws, ctx[C_CONST] + pts
-    return ws, 0
+        if beats(stack[start + i], best, trump):
+            best = stack[start + i]
+            winner = seat
+    return best, winner
+
+
+@nb.njit(cache=True, _nrt=False)
+def resolve_trick(ctx, stack, start, n_cards, leader):
+    """(winning seat, value for the count side) of the complete trick stack[start:start+n]."""
+    _, winner = trick_winner(ctx, stack, start, n_cards, leader)
+    if (ctx[C_COUNT] >> winner) & 1:
+        pts = 0
+        for i in range(n_cards):
+            pts += ctx[C_POINTS + stack[start + i]]
+        return winner, ctx[C_CONST] + pts
+    return winner, 0
 
 
 @nb.njit(inline="always", cache=True)
-def points_of(ctx, m):
-    """The points of the cards of mask m (card points 0-15 a card), by the point masks."""
-    return (popcount(m & np.uint64(ctx[C_PMASK])) + 2 * popcount(m & np.uint64(ctx[C_PMASK + 1]))
-            + 4 * popcount(m & np.uint64(ctx[C_PMASK + 2]))
-            + 8 * popcount(m & np.uint64(ctx[C_PMASK + 3])))
+def points_of(ctx, mask):
+    """The points of the cards of ``mask`` (card points 0-15 a card), by the point masks."""
+    return (popcount(mask & np.uint64(ctx[C_PMASK]))
+            + 2 * popcount(mask & np.uint64(ctx[C_PMASK + 1]))
+            + 4 * popcount(mask & np.uint64(ctx[C_PMASK + 2]))
+            + 8 * popcount(mask & np.uint64(ctx[C_PMASK + 3])))
 
 
 @nb.njit(inline="always", cache=True)
@@ -126,35 +135,35 @@ def upper_bound(ctx, hands, stack, start, tlen):
 
 
 @nb.njit(inline="always", cache=True)
-def kth_highest(h, s, k):
-    """The k-th highest card of suit s in h, as a one-card mask."""
-    hs = suit_field(h, s)
+def kth_highest(hand, suit, k):
+    """The k-th highest card of ``suit`` in ``hand``, as a one-card mask."""
+    hs = suit_field(hand, suit)
     for _ in range(k - 1):
         hs &= ~(np.uint64(1) << np.uint64(highest_bit(hs)))
-    return bit(16 * s + highest_bit(hs))
+    return bit(16 * suit + highest_bit(hs))
 
 
 @nb.njit(inline="always", cache=True)
-def top_count(h, others, s):
-    """The leader's cards of suit s above every other seat's (all of them when nobody else
+def top_count(hand, others, suit):
+    """The cards of ``suit`` in ``hand`` above all of ``others`` (all of them when nobody else
     holds the suit)."""
-    hs = suit_field(h, s)
-    os_ = suit_field(others, s)
+    hs = suit_field(hand, suit)
+    os_ = suit_field(others, suit)
     if os_ == 0:
         return popcount(hs)
     return popcount(hs >> np.uint64(highest_bit(os_) + 1))
 
 
 @nb.njit(cache=True, _nrt=False)
-def trick_relevant(ctx, stack, start, n):
+def trick_relevant(ctx, stack, start, n_cards):
     """The winning card of the trick stack[start:start+n] if it won on rank over a card of its
     own suit (a trick won by the only card of its suit would be won the same by any rank)."""
     trump = ctx[C_TRUMP]
     best = stack[start]
-    for i in range(1, n):
+    for i in range(1, n_cards):
         if beats(stack[start + i], best, trump):
             best = stack[start + i]
-    for i in range(n):
+    for i in range(n_cards):
         c = stack[start + i]
         if c != best and (c >> 4) == (best >> 4):
             return bit(best)
