@@ -19,137 +19,188 @@ from simcore.solver.position import holder_of, suit_bits, suit_field
 
 
 @nb.njit(cache=True, _nrt=False)
-def lead_weight(ctx, hands, u, mover, c, killer, best):
+def lead_weight(ctx, hands, left, mover, c, killer, best):
     """DDS's weight of leading card c (Moves::WeightAllocTrump0 / WeightAllocNT0, four seats
     in two partnerships): which suit by who holds its top cards, who could ruff, and how many
     answers the opponents have; the card as the top of its run (DDS plays a run's highest card).
-    Higher is tried first."""
+    ``left`` is the cards in play, ``killer`` the depth's last cut-off card, ``best`` the
+    table's remembered lead.  Higher is tried first."""
     trump = ctx[C_TRUMP]
-    h = hands[mover]
-    s = c >> 4
-    pd = (mover + 2) & 3
-    lho = (mover + 1) & 3
-    rho = (mover + 3) & 3
-    tricks = popcount(u) // 4  # tricks left, this one included
-    top = c  # the run's highest card: DDS's move
-    while True:
-        above = u & suit_bits(s) & ~((bit(top) << np.uint64(1)) - np.uint64(1))
-        if above == 0:
-            break
-        nxt = lowest_bit(above)
-        if not (h >> np.uint64(nxt)) & np.uint64(1):
-            break
-        top = nxt
-    seq = top != c
-    us = suit_field(u, s)
-    rrank = popcount(us >> np.uint64((top & 15) + 1)) + 1  # 1 = the suit's highest card
-    w1 = 16 * s + highest_bit(us)
-    winner = holder_of(hands, w1)
-    rest = us & ~(np.uint64(1) << np.uint64(w1 & 15))
+    suit = c >> 4
+    top = _run_top(hands[mover], left, c)  # the run's highest card: DDS's move
+    field = suit_field(left, suit)
+    rrank = popcount(field >> np.uint64((top & 15) + 1)) + 1  # 1 = the suit's highest card
+    is_top = top == 16 * suit + highest_bit(field)
+    winner, second, second_card, third = _suit_holders(hands, left, suit)
+    n_own, n_pd, n_lh, n_rh, answers = _lengths(hands, left, mover, suit)
+    if trump < 0 or (left & suit_bits(trump)) == 0:
+        return _nt_lead(hands, mover, c, top, killer, best, rrank, is_top, winner, second,
+                        second_card, third, n_pd, n_lh, n_rh, answers)
+    wins, delta = _trump_lead_outlook(ctx, hands, mover, suit, is_top, winner, second, n_own,
+                                      n_pd, n_lh, n_rh, answers)
+    if wins:
+        return _winning_trump_lead(mover, c, top, killer, best, delta, rrank, is_top, winner,
+                                   second, second_card, n_lh, n_rh)
+    return _losing_trump_lead(mover, c, top, killer, delta, rrank, is_top, winner, second,
+                              second_card, third, n_pd, n_lh, n_rh)
+
+
+@nb.njit(inline="always", cache=True)
+def _suit_holders(hands, left, suit):
+    """(who holds the suit's highest card in play; who holds its second, the second card, who
+    holds its third: -1 where the suit has no such card)."""
+    field = suit_field(left, suit)
+    first = 16 * suit + highest_bit(field)
+    rest = field & ~(np.uint64(1) << np.uint64(first & 15))
     second = -1
     second_card = -1
     third = -1
     if rest:
-        second_card = 16 * s + highest_bit(rest)
+        second_card = 16 * suit + highest_bit(rest)
         second = holder_of(hands, second_card)
         rest &= ~(np.uint64(1) << np.uint64(second_card & 15))
         if rest:
-            third = holder_of(hands, 16 * s + highest_bit(rest))
-    n_own = popcount(suit_field(h, s))
-    n_pd = popcount(suit_field(hands[pd], s))
-    n_lh = popcount(suit_field(hands[lho], s))
-    n_rh = popcount(suit_field(hands[rho], s))
-    count_lh = (tricks if n_lh == 0 else n_lh) << 2
-    count_rh = (tricks if n_rh == 0 else n_rh) << 2
-    is_top = top == w1
-    if trump >= 0 and (u & suit_bits(trump)):
-        t_pd = suit_field(hands[pd], trump)
-        t_lh = suit_field(hands[lho], trump)
-        t_rh = suit_field(hands[rho], trump)
-        t_own = popcount(suit_field(h, trump))
-        bonus = 0
-        if s != trump and ((n_lh == 0 and t_lh) or (n_rh == 0 and t_rh)):
-            bonus = -12  # an opponent can ruff
-        if s != trump and n_pd == 0 and t_pd and n_rh > 0:
-            bonus += 17  # the partner can ruff
-        if winner == rho or second == rho:
-            if n_rh != 1:
-                bonus -= 12
-        elif winner == lho and second == pd:
-            if n_pd != 1:
-                bonus += 27
-        if s != trump and n_own == 1 and t_own > 0 and n_pd > 1 and winner == pd:
-            bonus += 19  # the partner wins and returns the suit for a ruff
-        delta = bonus - (((count_lh + count_rh) << 5) // 13)
-        win = False
-        if is_top:
-            if s == trump:
-                win = True
-            elif n_pd != 0 or t_pd == 0:
-                win = (n_lh != 0 or t_lh == 0) and (n_rh != 0 or t_rh == 0)
-            else:
-                win = (n_lh != 0 or t_pd > t_lh) and (n_rh != 0 or t_pd > t_rh)
-        elif suit_field(hands[pd], s) > (suit_field(hands[lho], s) | suit_field(hands[rho], s)):
-            win = s == trump or ((n_lh != 0 or t_lh == 0) and (n_rh != 0 or t_rh == 0))
-        elif s != trump and n_pd == 0 and t_pd != 0:
-            if n_lh == 0 and t_lh != 0 and n_rh == 0 and t_rh != 0:
-                win = t_pd > (t_lh | t_rh)
-            elif n_lh == 0 and t_lh != 0:
-                win = t_pd > t_lh
-            elif n_rh == 0 and t_rh != 0:
-                win = t_pd > t_rh
-            else:
-                win = True
-        if win:
-            if (n_lh == 1 and winner == lho) or (n_rh == 1 and winner == rho):
-                wt = delta + 35 + rrank
-            elif winner == mover:
-                if second == pd:
-                    wt = delta + 48 + rrank
-                elif is_top:
-                    wt = delta + 31
-                else:
-                    wt = delta - 3 + rrank
-            elif winner == pd:
-                wt = delta + (42 if second == mover else 28) + rrank
-            elif seq and top == second_card:
-                wt = delta + 40
-            elif seq:
-                wt = delta + 22 + rrank
-            else:
-                wt = delta + 11 + rrank
-            if top == killer or c == killer:
-                wt += 55
-            elif c == best:
-                wt += 18
+            third = holder_of(hands, 16 * suit + highest_bit(rest))
+    return holder_of(hands, first), second, second_card, third
+
+
+@nb.njit(inline="always", cache=True)
+def _lengths(hands, left, mover, suit):
+    """(the suit's length in the mover's, its partner's, its left-hand and its right-hand
+    opponent's hands; DDS's count of the opponents' answers: each one's length, or the tricks
+    left when it is void, four times)."""
+    tricks = popcount(left) // 4  # tricks left, this one included
+    n_lh = popcount(suit_field(hands[(mover + 1) & 3], suit))
+    n_rh = popcount(suit_field(hands[(mover + 3) & 3], suit))
+    answers = ((tricks if n_lh == 0 else n_lh) << 2) + ((tricks if n_rh == 0 else n_rh) << 2)
+    return (popcount(suit_field(hands[mover], suit)),
+            popcount(suit_field(hands[(mover + 2) & 3], suit)), n_lh, n_rh, answers)
+
+
+@nb.njit(inline="always", cache=True)
+def _trump_lead_outlook(ctx, hands, mover, suit, is_top, winner, second, n_own, n_pd, n_lh,
+                        n_rh, answers):
+    """(does the lead win the trick for the mover's side, by who holds the suit's top cards and
+    who could ruff or overruff; the weight's base: the ruffs, the top cards' holders and the
+    opponents' answers), with trumps in play."""
+    trump = ctx[C_TRUMP]
+    pd = (mover + 2) & 3
+    lho = (mover + 1) & 3
+    rho = (mover + 3) & 3
+    t_pd = suit_field(hands[pd], trump)
+    t_lh = suit_field(hands[lho], trump)
+    t_rh = suit_field(hands[rho], trump)
+    bonus = 0
+    if suit != trump and ((n_lh == 0 and t_lh) or (n_rh == 0 and t_rh)):
+        bonus = -12  # an opponent can ruff
+    if suit != trump and n_pd == 0 and t_pd and n_rh > 0:
+        bonus += 17  # the partner can ruff
+    if winner == rho or second == rho:
+        if n_rh != 1:
+            bonus -= 12
+    elif winner == lho and second == pd:
+        if n_pd != 1:
+            bonus += 27
+    if suit != trump and n_own == 1 and popcount(suit_field(hands[mover], trump)) > 0 \
+            and n_pd > 1 and winner == pd:
+        bonus += 19  # the partner wins and returns the suit for a ruff
+    delta = bonus - ((answers << 5) // 13)
+    win = False
+    if is_top:
+        if suit == trump:
+            win = True
+        elif n_pd != 0 or t_pd == 0:
+            win = (n_lh != 0 or t_lh == 0) and (n_rh != 0 or t_rh == 0)
         else:
-            if second == pd and third == pd:
-                delta += 20
-            elif (second == mover and third == pd and n_pd > 1) or \
-                    (second == pd and third == mover and n_pd > 1):
-                delta += 13
-            if (n_lh == 1 and winner == lho) or (n_rh == 1 and winner == rho):
-                wt = delta + rrank + 2
-            elif winner == mover:
-                if second == pd:
-                    wt = delta + 33 + rrank
-                elif is_top:
-                    wt = delta + 38
-                else:
-                    wt = delta - 14 + rrank
-            elif winner == pd:
-                wt = delta + 34 + rrank
-            elif seq and top == second_card:
-                wt = delta + 35
-            else:
-                wt = delta + 17 - ((top & 15) + 2)
-            if top == killer or c == killer:
-                wt += 18
-        return wt
-    delta = -(((count_lh + count_rh) << 5) // 19)
+            win = (n_lh != 0 or t_pd > t_lh) and (n_rh != 0 or t_pd > t_rh)
+    elif suit_field(hands[pd], suit) > (suit_field(hands[lho], suit)
+                                        | suit_field(hands[rho], suit)):
+        win = suit == trump or ((n_lh != 0 or t_lh == 0) and (n_rh != 0 or t_rh == 0))
+    elif suit != trump and n_pd == 0 and t_pd != 0:
+        if n_lh == 0 and t_lh != 0 and n_rh == 0 and t_rh != 0:
+            win = t_pd > (t_lh | t_rh)
+        elif n_lh == 0 and t_lh != 0:
+            win = t_pd > t_lh
+        elif n_rh == 0 and t_rh != 0:
+            win = t_pd > t_rh
+        else:
+            win = True
+    return win, delta
+
+
+@nb.njit(inline="always", cache=True)
+def _winning_trump_lead(mover, c, top, killer, best, delta, rrank, is_top, winner, second,
+                        second_card, n_lh, n_rh):
+    """The weight of a lead that wins its trick for the mover's side, trumps in play."""
+    pd = (mover + 2) & 3
+    seq = top != c
+    if (n_lh == 1 and winner == (mover + 1) & 3) or (n_rh == 1 and winner == (mover + 3) & 3):
+        wt = delta + 35 + rrank
+    elif winner == mover:
+        if second == pd:
+            wt = delta + 48 + rrank
+        elif is_top:
+            wt = delta + 31
+        else:
+            wt = delta - 3 + rrank
+    elif winner == pd:
+        wt = delta + (42 if second == mover else 28) + rrank
+    elif seq and top == second_card:
+        wt = delta + 40
+    elif seq:
+        wt = delta + 22 + rrank
+    else:
+        wt = delta + 11 + rrank
+    if top == killer or c == killer:
+        wt += 55
+    elif c == best:
+        wt += 18
+    return wt
+
+
+@nb.njit(inline="always", cache=True)
+def _losing_trump_lead(mover, c, top, killer, delta, rrank, is_top, winner, second,
+                       second_card, third, n_pd, n_lh, n_rh):
+    """The weight of a lead that does not surely win its trick, trumps in play."""
+    pd = (mover + 2) & 3
+    if second == pd and third == pd:
+        delta += 20
+    elif (second == mover and third == pd and n_pd > 1) or \
+            (second == pd and third == mover and n_pd > 1):
+        delta += 13
+    if (n_lh == 1 and winner == (mover + 1) & 3) or (n_rh == 1 and winner == (mover + 3) & 3):
+        wt = delta + rrank + 2
+    elif winner == mover:
+        if second == pd:
+            wt = delta + 33 + rrank
+        elif is_top:
+            wt = delta + 38
+        else:
+            wt = delta - 14 + rrank
+    elif winner == pd:
+        wt = delta + 34 + rrank
+    elif top != c and top == second_card:
+        wt = delta + 35
+    else:
+        wt = delta + 17 - ((top & 15) + 2)
+    if top == killer or c == killer:
+        wt += 18
+    return wt
+
+
+@nb.njit(inline="always", cache=True)
+def _nt_lead(hands, mover, c, top, killer, best, rrank, is_top, winner, second, second_card,
+             third, n_pd, n_lh, n_rh, answers):
+    """The weight of a lead with no trump in play."""
+    suit = c >> 4
+    pd = (mover + 2) & 3
+    lho = (mover + 1) & 3
+    rho = (mover + 3) & 3
+    delta = -((answers << 5) // 19)
     if n_pd == 0:
         delta -= 9
-    if is_top or suit_field(hands[pd], s) > (suit_field(hands[lho], s) | suit_field(hands[rho], s)):
+    if is_top or suit_field(hands[pd], suit) > (suit_field(hands[lho], suit)
+                                                | suit_field(hands[rho], suit)):
         if second == rho:
             if n_rh != 1:
                 delta -= 1
@@ -179,7 +230,7 @@ def lead_weight(ctx, hands, u, mover, c, killer, best):
         wt = delta + 28 + rrank
     elif winner == mover:
         wt = delta - 17 + rrank
-    elif not seq:
+    elif top == c:
         wt = delta + 12 + rrank
     elif top == second_card:
         wt = delta + 48
@@ -193,17 +244,17 @@ def lead_weight(ctx, hands, u, mover, c, killer, best):
 
 
 @nb.njit(inline="always", cache=True)
-def _hi_rank(f):
-    return highest_bit(f) + 2 if f else 0
+def _hi_rank(field):
+    return highest_bit(field) + 2 if field else 0
 
 
 @nb.njit(inline="always", cache=True)
-def _lo_rank(f):
-    return lowest_bit(f) + 2 if f else 0
+def _lo_rank(field):
+    return lowest_bit(field) + 2 if field else 0
 
 
 @nb.njit(cache=True, _nrt=False)
-def _run_top(h, inplay, c):
+def _run_top(hand, inplay, c):
     """The highest card of c's run in h (no other card in play between them)."""
     s = c >> 4
     while True:
@@ -211,41 +262,41 @@ def _run_top(h, inplay, c):
         if above == 0:
             return c
         nxt = lowest_bit(above)
-        if not (h >> np.uint64(nxt)) & np.uint64(1):
+        if not (hand >> np.uint64(nxt)) & np.uint64(1):
             return c
         c = nxt
 
 
 @nb.njit(inline="always", cache=True)
-def _holds_kth(hands, inplay, seat, x, k):
+def _holds_kth(hands, inplay, seat, suit, k):
     """Does seat hold the k-th highest card (k = 1, 2) of suit x in play?"""
-    f = suit_field(inplay, x)
+    f = suit_field(inplay, suit)
     if popcount(f) < k:
         return False
     if k == 2:
         f &= ~(np.uint64(1) << np.uint64(highest_bit(f)))
-    return ((hands[seat] >> np.uint64(16 * x + highest_bit(f))) & np.uint64(1)) != 0
+    return ((hands[seat] >> np.uint64(16 * suit + highest_bit(f))) & np.uint64(1)) != 0
 
 
 @nb.njit(inline="always", cache=True)
-def _kx(hands, inplay, mover, x, cnt):
+def _kx(hands, inplay, mover, suit, cnt):
     """Would a discard from suit x bare the mover's king (it holds the suit's second card
     and one other)?"""
-    return cnt == 2 and _holds_kth(hands, inplay, mover, x, 2)
+    return cnt == 2 and _holds_kth(hands, inplay, mover, suit, 2)
 
 
 @nb.njit(inline="always", cache=True)
-def _lowest_above(f, r):
-    """The lowest card of field f above DDS rank r (as a bit index), or -1."""
-    m = f & ~((np.uint64(1) << np.uint64(r - 1)) - np.uint64(1))
+def _lowest_above(field, rank):
+    """The lowest card of ``field`` above DDS rank ``rank`` (as a bit index), or -1."""
+    m = field & ~((np.uint64(1) << np.uint64(rank - 1)) - np.uint64(1))
     return lowest_bit(m) if m else -1
 
 
 @nb.njit(cache=True, _nrt=False)
-def _top_run_len(h, inplay, x):
+def _top_run_len(hand, inplay, suit):
     """How many cards of suit x h holds in the run of the suit's highest card in play."""
-    f = suit_field(h, x)
-    ip = suit_field(inplay, x)
+    f = suit_field(hand, suit)
+    ip = suit_field(inplay, suit)
     n = 0
     while ip and (f >> np.uint64(highest_bit(ip))) & np.uint64(1):
         n += 1
@@ -254,10 +305,10 @@ def _top_run_len(h, inplay, x):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _forces_ace(hands, inplay, mover, p4, led, m1, high1):
+def _forces_ace(hands, inplay, mover, fourth, led, win_rank, high1):
     """Moves::RankForcesAce: the card (bit index in the suit) of third hand that forces out
     fourth hand's top run as cheaply as possible, else beats second hand's card, or -1."""
-    f4 = suit_field(hands[p4], led)
+    f4 = suit_field(hands[fourth], led)
     ip = suit_field(inplay, led)
     b = highest_bit(f4)
     while True:  # down fourth hand's top run
@@ -273,64 +324,87 @@ def _forces_ace(hands, inplay, mover, p4, led, m1, high1):
         return -1
     second = highest_bit(rest) + 2
     mine = suit_field(hands[mover], led)
-    if second > m1:
+    if second > win_rank:
         return _lowest_above(mine, second)
     if high1 == 1:
-        return _lowest_above(mine, m1)
+        return _lowest_above(mine, win_rank)
     return -1
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def follow_weight(ctx, hands, stack, start, tlen, leader, mover, c, u, inplay, w, ws):
-    """DDS's weight of card c for the seat tlen places after the leader (higher first)."""
+def follow_weight(ctx, hands, stack, start, tlen, leader, mover, c, left, inplay, win_card,
+                  win_seat):
+    """DDS's weight of card c for the seat ``tlen`` places after the leader (higher first);
+    ``left`` the cards in hands, ``inplay`` those and the trick's, the trick's best card so far
+    ``win_card`` played by ``win_seat``."""
     trump = ctx[C_TRUMP]
-    ftest = trump >= 0 and suit_field(inplay, trump) != 0
-    h = hands[mover]
+    trumps_left = trump >= 0 and suit_field(inplay, trump) != 0
+    hand = hands[mover]
     lead = stack[start]
     led = lead >> 4
-    L = (lead & 15) + 2
-    x = c >> 4
-    top = _run_top(h, inplay, c)
-    r = (top & 15) + 2
-    rr = popcount(suit_field(u, x) >> np.uint64(top & 15))  # 1 = the suit's highest card left
-    cnt = popcount(suit_field(h, x))
+    lead_rank = (lead & 15) + 2
+    suit = c >> 4
+    top = _run_top(hand, inplay, c)
+    rank = (top & 15) + 2
+    rel_rank = popcount(suit_field(left, suit) >> np.uint64(top & 15))  # 1 = the suit's highest
+    suit_len = popcount(suit_field(hand, suit))
     if tlen == 1:
-        return _weight_second(ctx, hands, leader, mover, c, x, led, L, top, r, rr, cnt, ftest,
-                              inplay)
+        return _weight_second(ctx, hands, leader, mover, c, suit, led, lead_rank, top, rank,
+                              rel_rank, suit_len, trumps_left, inplay)
     if tlen == 2:
-        return _weight_third(ctx, hands, leader, mover, c, x, led, L, top, r, rr, cnt, ftest,
-                             inplay, w, ws)
-    high2 = (ws - leader) & 3
-    if x == led:
-        if high2 == 1 or (led != trump and (w >> 4) == trump):
-            return -r
-        return 30 - r if r > (w & 15) + 2 else -r
-    if not ftest:
-        val = (cnt << 6) // 27
-        if _kx(hands, inplay, mover, x, cnt):
+        return _weight_third(ctx, hands, leader, mover, c, suit, led, lead_rank, top, rank,
+                             rel_rank, suit_len, trumps_left, inplay, win_card, win_seat)
+    return _weight_fourth(ctx, hands, leader, mover, suit, led, top, rank, rel_rank, suit_len,
+                          trumps_left, inplay, win_card, win_seat)
+
+
+@nb.njit(inline="always", cache=True)
+def _weight_fourth(ctx, hands, leader, mover, suit, led, top, rank, rel_rank, suit_len,
+                   trumps_left, inplay, win_card, win_seat):
+    """Moves::WeightAlloc{Trump,NT}{Notvoid,Void}3: fourth hand."""
+    trump = ctx[C_TRUMP]
+    high2 = (win_seat - leader) & 3
+    if suit == led:
+        if high2 == 1 or (led != trump and (win_card >> 4) == trump):
+            return -rank
+        return 30 - rank if rank > (win_card & 15) + 2 else -rank
+    if not trumps_left:
+        val = (suit_len << 6) // 27
+        if _kx(hands, inplay, mover, suit, suit_len):
             val -= 6
-        elif cnt == 1 and _holds_kth(hands, inplay, mover, x, 1):
+        elif suit_len == 1 and _holds_kth(hands, inplay, mover, suit, 1):
             val -= 8
-        return -r + val
-    val = (cnt << 6) // 24
-    if _kx(hands, inplay, mover, x, cnt):
+        return -rank + val
+    val = (suit_len << 6) // 24
+    if _kx(hands, inplay, mover, suit, suit_len):
         val -= 2
     if led == trump:
-        return -r + val
+        return -rank + val
     if high2 == 1:
-        return (2 if x == trump else 25) - r + val
-    if (w >> 4) == trump:
-        if x == trump:
-            return 33 + rr if top > w else -13 + rr
-        return 14 - r + val
-    if x == trump:
-        return 33 + rr
-    return 14 - r + val
+        return (2 if suit == trump else 25) - rank + val
+    if (win_card >> 4) == trump:
+        if suit == trump:
+            return 33 + rel_rank if top > win_card else -13 + rel_rank
+        return 14 - rank + val
+    if suit == trump:
+        return 33 + rel_rank
+    return 14 - rank + val
 
 
 @nb.njit(cache=True, _nrt=False)
-def _weight_second(ctx, hands, leader, mover, c, x, led, L, top, r, rr, cnt, ftest, inplay):
+def _weight_second(ctx, hands, leader, mover, c, suit, led, lead_rank, top, rank, rel_rank,
+                   suit_len, trumps_left, inplay):
     """Moves::WeightAlloc{Trump,NT}{Notvoid,Void}1: second hand."""
+    if suit == led:
+        return _second_follows(ctx, hands, leader, c, led, lead_rank, top, rank, rel_rank,
+                               trumps_left)
+    return _second_discards(ctx, hands, leader, mover, suit, led, lead_rank, top, rank,
+                            suit_len, trumps_left, inplay)
+
+
+@nb.njit(inline="always", cache=True)
+def _second_follows(ctx, hands, leader, c, led, lead_rank, top, rank, rel_rank, trumps_left):
+    """Second hand following suit."""
     trump = ctx[C_TRUMP]
     p3 = (leader + 2) & 3
     p4 = (leader + 3) & 3
@@ -340,163 +414,197 @@ def _weight_second(ctx, hands, leader, mover, c, x, led, L, top, r, rr, cnt, fte
     maxpd = _hi_rank(f4)
     t3 = suit_field(hands[p3], trump) if trump >= 0 else np.uint64(0)
     t4 = suit_field(hands[p4], trump) if trump >= 0 else np.uint64(0)
-    if x == led:
-        min3 = _lo_rank(f3)
-        minpd = _lo_rank(f4)
-        seq = top != c
-        if not ftest:
-            if maxpd > L and maxpd > max3:
-                return -r
-            if r > L and r > max3:
-                return 81 - r
-            if min3 > r or minpd > r:
-                return -3 + rr
-            if r < L:
-                return -11 + rr
-            return 10 + rr if seq else 13 - r
-        win = False
-        if led == trump:
-            win = (maxpd > L and maxpd > max3) or (r > L and r > max3)
-        elif r > L and r > max3:
-            win = max3 != 0 or t3 == 0 or (maxpd == 0 and t4 != 0 and t4 > t3)
-        elif maxpd > L and maxpd > max3:
-            win = max3 != 0 or t3 == 0
-        elif L > maxpd and L > max3 and L > r:
-            if maxpd == 0 and t4 != 0:
-                win = max3 != 0 or t3 == 0 or t4 > t3
-        elif maxpd == 0 and t4 != 0:
-            win = True
-        if win:
-            if min3 > r:
-                return 40 + rr  # the partner must be winning: we cannot
-            if maxpd > L and suit_field(hands[leader], led) > f4:
-                return 41 + rr
-            if r > L:
-                if r < maxpd:
-                    return 78 - r
-                if r > max3:
-                    return 73 - r
-                return 62 - r if seq else 49 - r
-            return 47 - r if maxpd > 0 else 40 - r
-        if r < min3 or r < minpd:
-            return -9 + rr  # beaten anyway
-        if r < L:
-            return -16 + rr
-        return 22 - r if seq else 10 - r
-    leadbit = np.uint64(1) << np.uint64(L - 2)
+    min3 = _lo_rank(f3)
+    minpd = _lo_rank(f4)
+    seq = top != c
+    if not trumps_left:
+        if maxpd > lead_rank and maxpd > max3:
+            return -rank
+        if rank > lead_rank and rank > max3:
+            return 81 - rank
+        if min3 > rank or minpd > rank:
+            return -3 + rel_rank
+        if rank < lead_rank:
+            return -11 + rel_rank
+        return 10 + rel_rank if seq else 13 - rank
+    win = False
+    if led == trump:
+        win = (maxpd > lead_rank and maxpd > max3) or (rank > lead_rank and rank > max3)
+    elif rank > lead_rank and rank > max3:
+        win = max3 != 0 or t3 == 0 or (maxpd == 0 and t4 != 0 and t4 > t3)
+    elif maxpd > lead_rank and maxpd > max3:
+        win = max3 != 0 or t3 == 0
+    elif lead_rank > maxpd and lead_rank > max3 and lead_rank > rank:
+        if maxpd == 0 and t4 != 0:
+            win = max3 != 0 or t3 == 0 or t4 > t3
+    elif maxpd == 0 and t4 != 0:
+        win = True
+    if win:
+        if min3 > rank:
+            return 40 + rel_rank  # the partner must be winning: we cannot
+        if maxpd > lead_rank and suit_field(hands[leader], led) > f4:
+            return 41 + rel_rank
+        if rank > lead_rank:
+            if rank < maxpd:
+                return 78 - rank
+            if rank > max3:
+                return 73 - rank
+            return 62 - rank if seq else 49 - rank
+        return 47 - rank if maxpd > 0 else 40 - rank
+    if rank < min3 or rank < minpd:
+        return -9 + rel_rank  # beaten anyway
+    if rank < lead_rank:
+        return -16 + rel_rank
+    return 22 - rank if seq else 10 - rank
+
+
+@nb.njit(inline="always", cache=True)
+def _second_discards(ctx, hands, leader, mover, suit, led, lead_rank, top, rank, suit_len,
+                     trumps_left, inplay):
+    """Second hand void in the led suit: a discard or a ruff."""
+    trump = ctx[C_TRUMP]
+    p3 = (leader + 2) & 3
+    p4 = (leader + 3) & 3
+    f3 = suit_field(hands[p3], led)
+    f4 = suit_field(hands[p4], led)
+    t3 = suit_field(hands[p3], trump) if trump >= 0 else np.uint64(0)
+    t4 = suit_field(hands[p4], trump) if trump >= 0 else np.uint64(0)
+    leadbit = np.uint64(1) << np.uint64(lead_rank - 2)
     pd_wins = f4 > (f3 | leadbit)
-    kx = _kx(hands, inplay, mover, x, cnt)
-    if not ftest:
+    kx = _kx(hands, inplay, mover, suit, suit_len)
+    if not trumps_left:
         if pd_wins:
-            add = (cnt << 6) // 23
+            add = (suit_len << 6) // 23
             if kx:
                 add -= 2
-            elif cnt == 1 and _holds_kth(hands, inplay, mover, x, 1):
+            elif suit_len == 1 and _holds_kth(hands, inplay, mover, suit, 1):
                 add -= 3
         else:
-            add = (cnt << 6) // 33
+            add = (suit_len << 6) // 33
             if kx:
                 add -= 6
-            elif cnt == 1 and _holds_kth(hands, inplay, mover, x, 1):
+            elif suit_len == 1 and _holds_kth(hands, inplay, mover, suit, 1):
                 add -= 8
-        return -r + add
+        return -rank + add
     if led == trump:
         if pd_wins:
-            return -r + (cnt << 6) // 44
-        return -r + (cnt << 6) // 36 - (4 if kx else 0)
-    if x != trump:
+            return -rank + (suit_len << 6) // 44
+        return -rank + (suit_len << 6) // 36 - (4 if kx else 0)
+    if suit != trump:
         if f3 != 0:
             good = pd_wins or (f4 == 0 and t4 != 0)
         else:
             good = (f4 == 0 and t4 > t3) or (t3 == 0 and f4 > leadbit)
         if good:
-            return -r + 60 + (cnt << 6) // 44
-        return -r - 2 + (cnt << 6) // 36 - (4 if kx else 0)
+            return -rank + 60 + (suit_len << 6) // 44
+        return -rank - 2 + (suit_len << 6) // 36 - (4 if kx else 0)
     if f3 != 0 or (f4 == 0 and t4 != 0 and t4 > t3):
-        return 24 - r + (cnt << 6) // 44
+        return 24 - rank + (suit_len << 6) // 44
     if (np.uint64(1) << np.uint64(top & 15)) > t3:
-        return 24 - r + (cnt << 6) // 44  # third hand cannot overruff
-    return 15 - r + (cnt << 6) // 36 - (4 if kx else 0)
+        return 24 - rank + (suit_len << 6) // 44  # third hand cannot overruff
+    return 15 - rank + (suit_len << 6) // 36 - (4 if kx else 0)
 
 
 @nb.njit(cache=True, _nrt=False)
-def _weight_third(ctx, hands, leader, mover, c, x, led, L, top, r, rr, cnt, ftest, inplay,
-                  w, ws):
+def _weight_third(ctx, hands, leader, mover, c, suit, led, lead_rank, top, rank, rel_rank,
+                  suit_len, trumps_left, inplay, win_card, win_seat):
     """Moves::WeightAlloc{Trump,NT}{Notvoid,Void}2: third hand (the leader's partner)."""
+    if suit == led:
+        return _third_follows(ctx, hands, leader, mover, c, led, lead_rank, rank, trumps_left,
+                              inplay, win_card, win_seat)
+    return _third_discards(ctx, hands, leader, mover, suit, led, lead_rank, top, rank, rel_rank,
+                           suit_len, trumps_left, inplay, win_card, win_seat)
+
+
+@nb.njit(inline="always", cache=True)
+def _third_follows(ctx, hands, leader, mover, c, led, lead_rank, rank, trumps_left, inplay,
+                   win_card, win_seat):
+    """Third hand following suit."""
     trump = ctx[C_TRUMP]
     p2 = (leader + 1) & 3
     p4 = (leader + 3) & 3
     f4 = suit_field(hands[p4], led)
     max4 = _hi_rank(f4)
     min4 = _lo_rank(f4)
-    m1 = (w & 15) + 2
-    high1 = 0 if ws == leader else 1
-    w_trump = (w >> 4) == trump
-    t4 = suit_field(hands[p4], trump) if trump >= 0 else np.uint64(0)
-    if x == led:
-        max3 = _hi_rank(suit_field(hands[mover], led))
-        if not ftest:
-            if high1 == 0 and L > max4:
-                wt = -r
-                if suit_field(hands[leader], led) == 0 and _holds_kth(hands, inplay, mover, led, 1):
-                    # the partner's singleton under our top: overtake to run the suit?
-                    opp = max(popcount(f4) - 1, popcount(suit_field(hands[p2], led)))
-                    run = _top_run_len(hands[mover], inplay & ~bit(16 * led + L - 2), led)
-                    if opp <= run - 1 and \
-                            c == 16 * led + _lowest_above(suit_field(hands[mover], led), L):
-                        wt += 20
-                return wt
-            if max3 < min4 or max3 < m1:
-                return -r
-            wt = 60 - r if (r > m1 and r > max4) else -r
-            if max4 > max3 and max4 > m1 and c == 16 * led + _forces_ace(
-                    hands, inplay, mover, p4, led, m1, high1):
-                wt += 20
+    m1 = (win_card & 15) + 2
+    high1 = 0 if win_seat == leader else 1
+    w_trump = (win_card >> 4) == trump
+    max3 = _hi_rank(suit_field(hands[mover], led))
+    if not trumps_left:
+        if high1 == 0 and lead_rank > max4:
+            wt = -rank
+            if suit_field(hands[leader], led) == 0 and _holds_kth(hands, inplay, mover, led, 1):
+                # the partner's singleton under our top: overtake to run the suit?
+                opp = max(popcount(f4) - 1, popcount(suit_field(hands[p2], led)))
+                run = _top_run_len(hands[mover], inplay & ~bit(16 * led + lead_rank - 2), led)
+                if opp <= run - 1 and \
+                        c == 16 * led + _lowest_above(suit_field(hands[mover], led), lead_rank):
+                    wt += 20
             return wt
-        if led == trump:
-            if high1 == 0 and L > max4:
-                return -r
-            if max3 < min4 or max3 < m1:
-                return -r
-            if max3 > max4:
-                return 58 - r if (r > max4 and r > m1) else -r
-            return -r + (20 if c == 16 * led + _forces_ace(hands, inplay, mover, p4, led, m1,
-                                                           high1) else 0)
-        if w_trump:
-            return -r  # second hand ruffed
-        if high1 == 0 and (max4 == 0 or L > max4):
-            return -r
-        if high1 == 1 and max4 == 0:
-            return 20 - r if r > m1 else -r
         if max3 < min4 or max3 < m1:
-            return -r
-        if max3 > max4:
-            return 58 - r if (r > max4 and (high1 == 0 or r > m1)) else -r
-        wt = 60 - r if (r > m1 and r > max4) else -r
-        if c == 16 * led + _forces_ace(hands, inplay, mover, p4, led, m1, high1):
+            return -rank
+        wt = 60 - rank if (rank > m1 and rank > max4) else -rank
+        if max4 > max3 and max4 > m1 and c == 16 * led + _forces_ace(
+                hands, inplay, mover, p4, led, m1, high1):
             wt += 20
         return wt
-    if not ftest:
-        add = (cnt << 6) // 24
-        if _kx(hands, inplay, mover, x, cnt) or \
-                (cnt == 1 and _holds_kth(hands, inplay, mover, x, 1)):
+    if led == trump:
+        if high1 == 0 and lead_rank > max4:
+            return -rank
+        if max3 < min4 or max3 < m1:
+            return -rank
+        if max3 > max4:
+            return 58 - rank if (rank > max4 and rank > m1) else -rank
+        forces = c == 16 * led + _forces_ace(hands, inplay, mover, p4, led, m1, high1)
+        return -rank + (20 if forces else 0)
+    if w_trump:
+        return -rank  # second hand ruffed
+    if high1 == 0 and (max4 == 0 or lead_rank > max4):
+        return -rank
+    if high1 == 1 and max4 == 0:
+        return 20 - rank if rank > m1 else -rank
+    if max3 < min4 or max3 < m1:
+        return -rank
+    if max3 > max4:
+        return 58 - rank if (rank > max4 and (high1 == 0 or rank > m1)) else -rank
+    wt = 60 - rank if (rank > m1 and rank > max4) else -rank
+    if c == 16 * led + _forces_ace(hands, inplay, mover, p4, led, m1, high1):
+        wt += 20
+    return wt
+
+
+@nb.njit(inline="always", cache=True)
+def _third_discards(ctx, hands, leader, mover, suit, led, lead_rank, top, rank, rel_rank,
+                    suit_len, trumps_left, inplay, win_card, win_seat):
+    """Third hand void in the led suit: a discard or a ruff."""
+    trump = ctx[C_TRUMP]
+    p4 = (leader + 3) & 3
+    max4 = _hi_rank(suit_field(hands[p4], led))
+    high1 = 0 if win_seat == leader else 1
+    w_trump = (win_card >> 4) == trump
+    t4 = suit_field(hands[p4], trump) if trump >= 0 else np.uint64(0)
+    if not trumps_left:
+        add = (suit_len << 6) // 24
+        if _kx(hands, inplay, mover, suit, suit_len) or \
+                (suit_len == 1 and _holds_kth(hands, inplay, mover, suit, 1)):
             add -= 4
-        return -r + add
-    if led == trump or x != trump:
-        return -r + (cnt << 6) // 40
-    if high1 == 0 and L > max4 and (max4 != 0 or t4 == 0):
-        return -r - 50  # do not ruff the partner's sure winner
-    add = (cnt << 6) // 50
-    if w_trump and top < w:
-        return -32 + rr + (cnt << 6) // 40  # do not underruff
+        return -rank + add
+    if led == trump or suit != trump:
+        return -rank + (suit_len << 6) // 40
+    if high1 == 0 and lead_rank > max4 and (max4 != 0 or t4 == 0):
+        return -rank - 50  # do not ruff the partner's sure winner
+    add = (suit_len << 6) // 50
+    if w_trump and top < win_card:
+        return -32 + rel_rank + (suit_len << 6) // 40  # do not underruff
     if high1 == 0:
         if max4 != 0:
-            return (36 if _holds_kth(hands, inplay, leader, led, 2) else 48) - r + add
+            return (36 if _holds_kth(hands, inplay, leader, led, 2) else 48) - rank + add
         if (np.uint64(1) << np.uint64(top & 15)) > t4:
-            return 48 - r + add
-        return -12 - r + add
+            return 48 - rank + add
+        return -12 - rank + add
     if max4 != 0:
-        return 72 - r + add
+        return 72 - rank + add
     if (np.uint64(1) << np.uint64(top & 15)) > t4:
-        return 48 - r + add
-    return 36 - r + add
+        return 48 - rank + add
+    return 36 - rank + add
+
