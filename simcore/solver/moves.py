@@ -13,7 +13,9 @@ import numpy as np
 from simcore.cards import bit, highest_bit, lowest_bit
 from simcore.solver.context import C_COUNT, C_MAX, C_NACTIVE, C_NEXT, C_NSEATS, C_POINTS, C_TRUMP
 from simcore.solver.nil import nil_score, nil_seat
-from simcore.solver.position import SUIT_FIELD, beats, cards_in_hands, legal_cards, suit_bits
+from simcore.solver.position import (
+    SUIT_FIELD, beats, cards_in_hands, legal_cards, suit_bits, trick_winner,
+)
 from simcore.solver.weights import follow_weight, lead_weight
 
 LOW_TRUMP_LEAD = 1000  # card points: a low trump is led before low side cards (after masters
@@ -43,9 +45,10 @@ def representative(ctx, hands, mover, inplay, c):
 
 
 @nb.njit(cache=True, _nrt=False)
-def overtaken(ctx, hands, led, wcard, winner, mover, leader, tlen):
-    """Can a seat still to play after ``mover`` take the trick from ``winner`` (holding
-    ``wcard``) and turn it the other way for the count?"""
+def overtaken(ctx, hands, led, wcard, winner, mover, tlen):
+    """Can a seat still to play after ``mover`` (the trick holding ``tlen`` cards before it)
+    take the trick from ``winner`` (holding ``wcard``) and turn it the other way for the
+    count?"""
     trump = ctx[C_TRUMP]
     count = ctx[C_COUNT]
     side = (count >> winner) & 1
@@ -68,18 +71,18 @@ def overtaken(ctx, hands, led, wcard, winner, mover, leader, tlen):
 
 
 @nb.njit(inline="always", cache=True)
-def plays_like_lower(ctx, h, u, c):
-    """Is c, of hand h, equivalent to the next lower card in play (``u``): the same hand's,
+def plays_like_lower(ctx, hand, inplay, c):
+    """Is c, of ``hand``, equivalent to the next lower card in play (``inplay``): the same hand's,
     with the same points (as gen_moves groups them)?"""
-    below = u & (bit(c) - np.uint64(1)) & suit_bits(c >> 4)
+    below = inplay & (bit(c) - np.uint64(1)) & suit_bits(c >> 4)
     if below == 0:
         return False
     d = highest_bit(below)
-    return (h >> np.uint64(d)) & np.uint64(1) != 0 and ctx[C_POINTS + d] == ctx[C_POINTS + c]
+    return (hand >> np.uint64(d)) & np.uint64(1) != 0 and ctx[C_POINTS + d] == ctx[C_POINTS + c]
 
 
 @nb.njit(inline="always", cache=True)
-def groups_relied(ctx, hands, seat, u, equiv, rel):
+def groups_relied(ctx, hands, seat, inplay, equiv, rel):
     """``rel`` plus what a seat's grouping of equivalent cards relied on when it tried every
     group (as _with_groups): a group reaching the relied-on top cards of its suit stays one
     group only as long as its lowest card is a top card too."""
@@ -89,143 +92,175 @@ def groups_relied(ctx, hands, seat, u, equiv, rel):
         equiv &= equiv - np.uint64(1)
         rs = rel & suit_bits(c >> 4)
         if rs and c >= lowest_bit(rs):
-            out |= bit(representative(ctx, hands, seat, u, c))
+            out |= bit(representative(ctx, hands, seat, inplay, c))
     return out
+
+
+@nb.njit(inline="always", cache=True)
+def lead_context(ctx, hands, mover):
+    """What the plain lead order weighs: (the cards of the mover's partners, the suits an
+    opponent could ruff if led, the suits a partner could ruff), the suits as bits 0-3."""
+    trump = ctx[C_TRUMP]
+    maxi = ctx[C_MAX]
+    mover_max = (maxi >> mover) & 1
+    partner_cards = np.uint64(0)
+    ruffable = 0
+    partner_ruffs = 0
+    for t in range(ctx[C_NSEATS]):
+        ht = hands[t]
+        if t == mover or ht == 0:
+            continue
+        if ((maxi >> t) & 1) == mover_max:
+            partner_cards |= ht
+            if trump >= 0 and (ht & suit_bits(trump)):
+                for s in range(4):
+                    if (ht & suit_bits(s)) == 0:
+                        partner_ruffs |= 1 << s
+        elif trump >= 0 and (ht & suit_bits(trump)):
+            for s in range(4):
+                if (ht & suit_bits(s)) == 0:
+                    ruffable |= 1 << s
+    return partner_cards, ruffable, partner_ruffs
+
+
+@nb.njit(inline="always", cache=True)
+def _plain_lead_score(ctx, hands, left, mover, c, partner_cards, ruffable, partner_ruffs,
+                      killer, haspts):
+    """The plain order's score of leading c (higher first): cash a master the opponents cannot
+    ruff, lead low to the partner's master or for its ruff, else low, keeping the point cards
+    back.  With card points a master trump waits for the side masters, a low trump comes
+    before low side cards (before the partner's master too while the other side holds the top
+    trump), and the depth's last cut-off lead (``killer``) comes before the masters."""
+    trump = ctx[C_TRUMP]
+    maxi = ctx[C_MAX]
+    hand = hands[mover]
+    suit = c >> 4
+    strength = (c & 15) + (16 if suit == trump else 0)
+    pts = ctx[C_POINTS + c]
+    above = left & suit_bits(suit) & ~((bit(c) << np.uint64(1)) - np.uint64(1))
+    can_ruff = (ruffable >> suit) & 1
+    if (above & ~hand) == 0:  # c cashes the top of the suit
+        sc = 6000 - 3000 * can_ruff + 10 * pts
+        if suit == trump and haspts:
+            sc += TRUMP_MASTER_LEAD
+    elif not can_ruff and (above & partner_cards) \
+            and highest_bit(above) == highest_bit(above & partner_cards):
+        sc = 5000 - strength  # low to the partner's master
+    elif (partner_ruffs >> suit) & 1 and not can_ruff and suit != trump:
+        sc = 4500 - strength  # for the partner to ruff
+    else:
+        sc = 3000 - strength - 40 * pts  # low, keeping the point cards back
+        if suit == trump and haspts:
+            top = highest_bit(left & suit_bits(trump))
+            ahead = False  # does the mover's side hold the top trump?
+            for t in range(ctx[C_NSEATS]):
+                if (hands[t] >> np.uint64(top)) & np.uint64(1):
+                    ahead = ((maxi >> t) & 1) == ((maxi >> mover) & 1)
+            sc += LOW_TRUMP_LEAD if ahead else LOW_TRUMP_LEAD_BEHIND
+    if c == killer and haspts:
+        sc += KILLER_LEAD  # the last cut-off lead at this depth, after the table's best
+    return sc
+
+
+@nb.njit(inline="always", cache=True)
+def plain_follow_score(ctx, hands, c, led, win_card, win_seat, mover, tlen, haspts):
+    """The plain order's score of following with c (higher first), the trick's best card so
+    far ``win_card`` played by ``win_seat``: win the trick with the cheapest card that does,
+    or duck with the lowest when the trick already goes the mover's way (in a points game,
+    throw points to a winning partner and keep them from a losing trick), then the lowest
+    others."""
+    trump = ctx[C_TRUMP]
+    count = ctx[C_COUNT]
+    strength = (c & 15) + (16 if (c >> 4) == trump else 0)
+    pts = ctx[C_POINTS + c]
+    last_hand = tlen == ctx[C_NACTIVE] - 1
+    wins = beats(c, win_card, trump)
+    winner = mover if wins else win_seat
+    wcard = c if wins else win_card
+    ours = ((count >> winner) & 1) == ((ctx[C_MAX] >> mover) & 1)
+    safe = not overtaken(ctx, hands, led, wcard, winner, mover, tlen)
+    if ours and safe:
+        return (8000 if not wins else 7000) - strength + 40 * pts * haspts
+    if ours and haspts and not last_hand:  # high without points, before ducking
+        return 4500 + strength - 40 * pts
+    if ours:
+        return 3000 + strength if not last_hand else 5000 - strength
+    if safe or last_hand:
+        return 4000 - strength - 40 * pts
+    return 3500 - strength - 40 * pts
+
+
+@nb.njit(inline="always", cache=True)
+def _insert_sorted(moves, scores, count, c, score):
+    """Insert card c of score sc into moves[:n], kept by score, highest first; returns n + 1."""
+    j = count
+    while j > 0 and scores[j - 1] < score:
+        moves[j] = moves[j - 1]
+        scores[j] = scores[j - 1]
+        j -= 1
+    moves[j] = c
+    scores[j] = score
+    return count + 1
 
 
 @nb.njit(cache=True, _nrt=False)
 def gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, scores, best,
-               killer, points):
+              killer, points):
     """One card per run of equivalent legal cards into moves[:n], best-looking first; returns
     n and the cards left out as equivalent to a lower one.
 
     The four-seat partnership games lead and follow by DDS's weights (lead_weight,
     follow_weight; DDS's follow weights cut 306k to 287k nodes mean on 80 full Spades deals,
-    259k to 212k on 40 others, against the order below).  Elsewhere, following: win the trick
-    with the cheapest card that does, or duck with the lowest when the trick already goes the
-    mover's way (in a points game, throw points to a winning partner and keep them from a
-    losing trick), then the lowest others.  Leading: cash a master the opponents cannot ruff,
-    lead low to the partner's master, else low.  With card points (Trump Friend) a master
-    trump waits for the side masters, a low trump comes before low side cards (before the
-    partner's master too while the other side holds the top trump), and the depth's last
-    cut-off lead (``killer``) comes before the masters.  ``best`` (the table's remembered best
-    card, or -1) goes first.
+    259k to 212k on 40 others, against the plain order), the nil objective by nil_score,
+    the others by the plain order (_plain_lead_score, plain_follow_score).  ``best`` (the
+    table's remembered best card, or -1) goes first.
     """
-    h = hands[mover]
+    hand = hands[mover]
     legal = legal_cards(ctx, hands, stack, start, tlen, mover, broken)
-    u = cards_in_hands(ctx, hands)
-    inplay = u
+    left = cards_in_hands(ctx, hands)
+    inplay = left
     for i in range(tlen):
         inplay |= bit(stack[start + i])
-    trump = ctx[C_TRUMP]
     maxi = ctx[C_MAX]
-    count = ctx[C_COUNT]
-    mover_max = (maxi >> mover) & 1
     haspts = 1 if points else 0
-    w = -1  # the trick's best card so far and who played it
-    ws = -1
+    win_card = -1  # the trick's best card so far and who played it
+    win_seat = -1
     partner_cards = np.uint64(0)
-    ruffable = 0  # suits some opponent could ruff if led
-    partner_ruffs = 0  # suits a partner could ruff
+    ruffable = 0
+    partner_ruffs = 0
     # four seats in two partnerships without card points: DDS's lead order
-    dds_leads = False if points else (
+    dds = False if points else (
         ctx[C_NSEATS] == 4 and ctx[C_NACTIVE] == 4
         and ((maxi >> mover) & 1) == ((maxi >> ((mover + 2) & 3)) & 1))
     nil = -1 if points else nil_seat(ctx)
     if tlen > 0:
-        w = stack[start]
-        ws = leader
-        seat = leader
-        for i in range(1, tlen):
-            seat = ctx[C_NEXT + seat]
-            if beats(stack[start + i], w, trump):
-                w = stack[start + i]
-                ws = seat
-    elif not dds_leads and nil < 0:  # what the plain lead order weighs
-        for t in range(ctx[C_NSEATS]):
-            ht = hands[t]
-            if t == mover or ht == 0:
-                continue
-            if ((maxi >> t) & 1) == mover_max:
-                partner_cards |= ht
-                if trump >= 0 and (ht & suit_bits(trump)):
-                    for s in range(4):
-                        if (ht & suit_bits(s)) == 0:
-                            partner_ruffs |= 1 << s
-            elif trump >= 0 and (ht & suit_bits(trump)):
-                for s in range(4):
-                    if (ht & suit_bits(s)) == 0:
-                        ruffable |= 1 << s
-    last_hand = tlen == ctx[C_NACTIVE] - 1
+        win_card, win_seat = trick_winner(ctx, stack, start, tlen, leader)
+    elif not dds and nil < 0:
+        partner_cards, ruffable, partner_ruffs = lead_context(ctx, hands, mover)
     n = 0
     equiv = np.uint64(0)
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - np.uint64(1)
-        s = c >> 4
-        below = inplay & (bit(c) - np.uint64(1)) & suit_bits(s)
-        if below:
-            d = highest_bit(below)
-            if (h >> np.uint64(d)) & np.uint64(1) and ctx[C_POINTS + d] == ctx[C_POINTS + c]:
-                equiv |= bit(c)  # c plays like the card just below it
-                continue
-        strength = (c & 15) + (16 if s == trump else 0)
-        pts = ctx[C_POINTS + c]
+        if plays_like_lower(ctx, hand, inplay, c):
+            equiv |= bit(c)
+            continue
         if nil >= 0:
-            sc = nil_score(ctx, hands, stack, start, tlen, leader, mover, c, w, ws, u, nil, killer)
-        elif tlen == 0 and dds_leads:
-            sc = lead_weight(ctx, hands, u, mover, c, killer, best)
-        elif dds_leads:
-            sc = follow_weight(ctx, hands, stack, start, tlen, leader, mover, c, u, inplay, w, ws)
+            sc = nil_score(ctx, hands, stack, start, tlen, leader, mover, c, win_card, win_seat,
+                           left, nil, killer)
+        elif tlen == 0 and dds:
+            sc = lead_weight(ctx, hands, left, mover, c, killer, best)
+        elif dds:
+            sc = follow_weight(ctx, hands, stack, start, tlen, leader, mover, c, left, inplay,
+                               win_card, win_seat)
         elif tlen == 0:
-            above = u & suit_bits(s) & ~((bit(c) << np.uint64(1)) - np.uint64(1))
-            can_ruff = (ruffable >> s) & 1
-            if (above & ~h) == 0:  # c cashes the top of the suit
-                sc = 6000 - 3000 * can_ruff + 10 * pts
-                if s == trump and haspts:
-                    sc += TRUMP_MASTER_LEAD
-            elif not can_ruff and (above & partner_cards) \
-                    and highest_bit(above) == highest_bit(above & partner_cards):
-                sc = 5000 - strength  # low to the partner's master
-            elif (partner_ruffs >> s) & 1 and not can_ruff and s != trump:
-                sc = 4500 - strength  # for the partner to ruff
-            else:
-                sc = 3000 - strength - 40 * pts  # low, keeping the point cards back
-                if s == trump and haspts:
-                    top = highest_bit(u & suit_bits(trump))
-                    ahead = False  # does the mover's side hold the top trump?
-                    for t in range(ctx[C_NSEATS]):
-                        if (hands[t] >> np.uint64(top)) & np.uint64(1):
-                            ahead = ((maxi >> t) & 1) == mover_max
-                    sc += LOW_TRUMP_LEAD if ahead else LOW_TRUMP_LEAD_BEHIND
-            if c == killer and haspts:
-                sc += KILLER_LEAD  # the last cut-off lead at this depth, after the table's best
+            sc = _plain_lead_score(ctx, hands, left, mover, c, partner_cards, ruffable,
+                                   partner_ruffs, killer, haspts)
         else:
-            wins = beats(c, w, trump)
-            winner = mover if wins else ws
-            wcard = c if wins else w
-            ours = ((count >> winner) & 1) == mover_max
-            safe = not overtaken(ctx, hands, stack[start] >> 4, wcard, winner, mover,
-                                  leader, tlen)
-            if ours and safe:
-                sc = (8000 if not wins else 7000) - strength + 40 * pts * haspts
-            elif ours and haspts and not last_hand:  # high without points, before ducking
-                sc = 4500 + strength - 40 * pts
-            elif ours:
-                sc = 3000 + strength if not last_hand else 5000 - strength
-            elif safe or last_hand:
-                sc = 4000 - strength - 40 * pts
-            else:
-                sc = 3500 - strength - 40 * pts
-        if c == best and (nil >= 0 or not (tlen == 0 and dds_leads)):
-            sc = 100000
-        j = n  # insertion by score, highest first
-        while j > 0 and scores[j - 1] < sc:
-            moves[j] = moves[j - 1]
-            scores[j] = scores[j - 1]
-            j -= 1
-        moves[j] = c
-        scores[j] = sc
-        n += 1
+            sc = plain_follow_score(ctx, hands, c, stack[start] >> 4, win_card, win_seat, mover,
+                                    tlen, haspts)
+        if c == best and (nil >= 0 or not (tlen == 0 and dds)):
+            sc = BEST_MOVE
+        n = _insert_sorted(moves, scores, n, c, sc)
     return n, equiv

@@ -25,6 +25,7 @@ import numpy as np
 from simcore.cards import bit, highest_bit, lowest_bit, popcount
 from simcore.solver.context import (
     C_CONST, C_MAX, C_NSEATS, C_PMASK, C_POINTS, C_RESTRICT, C_TRUMP, K_COUNTS, K_HANDS, K_TOP,
+    N_QUICK, N_QUICK_CUTS,
 )
 from simcore.solver.position import (
     SUIT_FIELD, kth_highest, point_cards, points_of, suit_bits, suit_field, top_count,
@@ -63,9 +64,9 @@ def sure_points(ctx, hands, side):
 
 
 @nb.njit(cache=True, _nrt=False)
-def sure_lower_points(ctx, hands, side, q, need):
-    """(the points of :func:`sure_points`, ``q``, plus those of the side's lower point trumps
-    it surely wins; the card that depends on), when that can reach ``need`` (else ``q`` and
+def sure_lower_points(ctx, hands, side, sure, need):
+    """(the points of :func:`sure_points`, ``sure``, plus those of the side's lower point trumps
+    it surely wins; the card that depends on), when that can reach ``need`` (else ``sure`` and
     no card: the caller's node is not settled either way).
 
     A trump x of seat s wins its points for the side unless the trick x falls in holds a
@@ -84,25 +85,26 @@ def sure_lower_points(ctx, hands, side, q, need):
     then fixed, and the key fixes each seat's point count."""
     trump = ctx[C_TRUMP]
     if trump < 0:
-        return q, np.uint64(0)
+        return sure, np.uint64(0)
     maxi = ctx[C_MAX]
     mine, ot = _side_trumps(ctx, hands, side, trump)
     if ot == 0:
-        return q, np.uint64(0)
+        return sure, np.uint64(0)
     lower = mine & (bit(highest_bit(ot)) - np.uint64(1)) & point_cards(ctx)
-    if lower == 0 or q + points_of(ctx, lower) < need:
-        return q, np.uint64(0)
+    if lower == 0 or sure + points_of(ctx, lower) < need:
+        return sure, np.uint64(0)
     for t in range(ctx[C_NSEATS]):
         if ((maxi >> t) & 1) == side and hands[t] & lower:
             cand = hands[t] & lower
-            q += points_of(ctx, cand) - _most_spoiled(ctx, cand, ot)
-    return q, bit(lowest_bit(lower))
+            sure += points_of(ctx, cand) - _most_spoiled(ctx, cand, ot)
+    return sure, bit(lowest_bit(lower))
 
 
 @nb.njit(cache=True, _nrt=False)
-def _most_spoiled(ctx, cand, ot):
-    """The most points of one seat's trumps ``cand`` (each below some of ``ot``) that the
-    opposing trumps ``ot`` can spoil, one each (see :func:`sure_lower_points`): greedy by points."""
+def _most_spoiled(ctx, cand, theirs):
+    """The most points of one seat's trumps ``cand`` (each below some of ``theirs``) that the
+    opposing trumps ``theirs`` can spoil, one each (see :func:`sure_lower_points`): greedy by
+    points."""
     chosen = np.uint64(0)
     lost = 0
     while cand:
@@ -124,7 +126,7 @@ def _most_spoiled(ctx, cand, ot):
             c = highest_bit(rest)
             rest ^= bit(c)
             j += 1
-            if popcount(ot & ~((bit(c) << np.uint64(1)) - np.uint64(1))) < j:
+            if popcount(theirs & ~((bit(c) << np.uint64(1)) - np.uint64(1))) < j:
                 ok = False
                 break
         if ok:
@@ -134,10 +136,10 @@ def _most_spoiled(ctx, cand, ot):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _lowest_points(ctx, cards, k):
+def _lowest_points(ctx, cards, count):
     """The least points any k of ``cards`` (one suit, solver ids) carry."""
     total = 0
-    for _ in range(k):
+    for _ in range(count):
         least = -1
         pick = np.uint64(0)
         m = cards
@@ -208,6 +210,36 @@ def quick_points(ctx, hands, leader, broken):
     return tricks * ctx[C_CONST] + pts, relevant
 
 
+@nb.njit(inline="always", cache=True, _nrt=False)
+def point_bounds(ctx, hands, leader, broken, target, most, counters):
+    """(1 or 0 when the sure and quick points settle ``target`` at a trick boundary, else -1;
+    the node's fail-soft bound; the cards it relied on), ``most`` being every point in play.
+    The max side's sure points first, then the other side's, each with its lower trumps, then
+    the leader's cashing tricks (counted in ``counters``)."""
+    q1, rel1 = sure_points(ctx, hands, 1)
+    if q1 >= target:
+        return 1, q1, rel1
+    q0, rel0 = sure_points(ctx, hands, 0)
+    if most - q0 < target:
+        return 0, most - q0, rel0
+    q, rel = sure_lower_points(ctx, hands, 1, q1, target)
+    if q >= target:
+        return 1, q, rel
+    q, rel = sure_lower_points(ctx, hands, 0, q0, most - target + 1)
+    if most - q < target:
+        return 0, most - q, rel
+    q, rel = quick_points(ctx, hands, leader, broken)
+    counters[N_QUICK] += 1
+    if (ctx[C_MAX] >> leader) & 1:
+        if q >= target:
+            counters[N_QUICK_CUTS] += 1
+            return 1, q, rel
+    elif most - q < target:
+        counters[N_QUICK_CUTS] += 1
+        return 0, most - q, rel
+    return -1, 0, np.uint64(0)
+
+
 @nb.njit(cache=True, _nrt=False)
 def point_counts(ctx, hands):
     """Per seat and suit, its cards of 1 point (0-3, 2 bits) and of 2 (0-1, 1 bit), 3 bits
@@ -226,7 +258,7 @@ def point_counts(ctx, hands):
 
 
 @nb.njit(inline="always", cache=True)
-def _top_counts(keybuf, top, p1, p2):
+def _top_counts(keybuf, top, ones, twos):
     """The K_COUNTS word of the top cards alone: per seat and suit its 1-point cards among
     them (bits 0-1) and its 2-point card (bit 2)."""
     out = np.uint64(0)
@@ -236,13 +268,13 @@ def _top_counts(keybuf, top, p1, p2):
             continue
         for s in range(4):
             hs = h & suit_bits(s)
-            v = np.uint64(popcount(hs & p1)) | (np.uint64(popcount(hs & p2)) << np.uint64(2))
+            v = np.uint64(popcount(hs & ones)) | (np.uint64(popcount(hs & twos)) << np.uint64(2))
             out |= v << np.uint64(3 * (4 * seat + s))
     return out
 
 
 @nb.njit(inline="always", cache=True)
-def counts_gap(a, b):
+def counts_gap(position_counts, entry_counts):
     """How far the point counts of a position (K_COUNTS word a) are below and above those of
     an entry (b) that matches it but for them: (down, up).  Per seat and suit a count is 3
     bits, the 1-point cards in bits 0-1 and the 2-point card in bit 2.  The cards below an
@@ -257,8 +289,8 @@ def counts_gap(a, b):
     entry's bounds as they are)."""
     down = 0
     up = 0
-    x = a
-    y = b
+    x = position_counts
+    y = entry_counts
     while x | y:
         fa = np.int64(x & np.uint64(7))
         fb = np.int64(y & np.uint64(7))
