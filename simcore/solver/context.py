@@ -23,7 +23,8 @@ KEY_WORDS = 11  # a transposition key's uint64 words (see simcore.solver.keys)
 BUCKET = 128  # entries a bucket holds (DDS keeps up to 125 a suit-length pattern); the
 # entries of one base (leader, suit lengths...) share one bucket, as many as their top cards differ
 # (at most 128: a full bucket's fill byte counts BUCKET + its next victim, see table._victim)
-MEMO_SERIALS = (1 << 20) - 1  # a cut-move memory entry: card (6 bits), solve serial (20), hash tag (38)
+MEMO_SERIALS = (1 << 20) - 1  # a cut-move memory entry: card (6 bits), solve serial (20 bits),
+# hash tag (38 bits)
 
 # ---------------------------------------------------------------- the context (int64 vector)
 C_NSEATS = 0
@@ -74,40 +75,42 @@ F_BOUND = F_SMALL + 4  # card points: the node's fail-soft bound of its value (s
 F_MEMO = F_BOUND + 1  # card points: the trick so far and its leader, hashed (see cut_memory)
 F_WORDS = F_MEMO + 1
 
-# ---------------------------------------------------------------- a transposition key's words
+# ---------------------------------------------------------------- a table key's uint64 words
 # 0-1 the base, 2-3 the point pattern (see simcore.solver.keys)
 K_HANDS = 4  # 5 words: each seat's hand in relative ranks
 K_TOP = 9  # the mask of the entry's top cards (in the key buffer: the base's hash)
 K_COUNTS = 10  # each seat's point cards by suit (see points.point_counts)
 
-# ---------------------------------------------------------------- a transposition entry's int32 words
+# ---------------------------------------------------------------- a table entry's int32 words
 V_SIEVE, V_LO, V_HI, V_BEST = range(4)  # see simcore.solver.table
 
 
-def new_tables(n: int = 1, log2_size: int = DEFAULT_BITS, cut_memory: bool = False):
-    """``n`` solver tables (for ``n`` threads or blocks), as one tuple of arrays with leading dim n.
+def new_tables(n_tables: int = 1, log2_size: int = DEFAULT_BITS, cut_memory: bool = False):
+    """``n_tables`` solver tables (one per thread or block), as one tuple of arrays with that
+    leading dimension.
 
-    ``cut_memory``: card-point searches also order moves by the cut-move memory (``memo_slot``;
+    ``cut_memory``: card-point searches also order moves by the cut-move memory (simcore.solver.cut_memory;
     8 bytes an entry, as many entries as the table).  Off, its array has one entry and the node
     counts are those of the search without it (the search policies' budgeted solves keep them)."""
     size = 1 << log2_size
     return (
-        np.zeros((n, size, KEY_WORDS), np.uint64),
-        np.zeros((n, size, 4), np.int32),
-        np.zeros((n, 16), np.int64),
-        np.zeros((n, CTX_SIZE), np.int64),
-        np.zeros((n, 5), np.uint64),
-        np.zeros((n, MAX_DEPTH), np.int64),
-        np.zeros((n, MAX_DEPTH, 16), np.int64),
-        np.zeros((n, MAX_DEPTH, 16), np.int64),
-        np.zeros((n, MAX_DEPTH, KEY_WORDS), np.uint64),
-        np.zeros((n, 64), np.int64),
-        np.zeros((n, MAX_DEPTH, F_WORDS), np.int64),
-        np.zeros((n, MAX_DEPTH), np.uint64),
-        np.zeros((n, MAX_DEPTH), np.uint64),
-        np.zeros((n, size), np.uint64),  # each entry's hash and generation, probed first
-        np.zeros((n, max(size // BUCKET, 1)), np.int64),  # per bucket: generation * 256 + entries
-        np.zeros((n, size if cut_memory else 1), np.uint64),  # the cut-move memory
+        np.zeros((n_tables, size, KEY_WORDS), np.uint64),
+        np.zeros((n_tables, size, 4), np.int32),
+        np.zeros((n_tables, 16), np.int64),
+        np.zeros((n_tables, CTX_SIZE), np.int64),
+        np.zeros((n_tables, 5), np.uint64),
+        np.zeros((n_tables, MAX_DEPTH), np.int64),
+        np.zeros((n_tables, MAX_DEPTH, 16), np.int64),
+        np.zeros((n_tables, MAX_DEPTH, 16), np.int64),
+        np.zeros((n_tables, MAX_DEPTH, KEY_WORDS), np.uint64),
+        np.zeros((n_tables, 64), np.int64),
+        np.zeros((n_tables, MAX_DEPTH, F_WORDS), np.int64),
+        np.zeros((n_tables, MAX_DEPTH), np.uint64),
+        np.zeros((n_tables, MAX_DEPTH), np.uint64),
+        np.zeros((n_tables, size), np.uint64),  # each entry's hash and generation, probed first
+        # per bucket: generation * 256 + entries
+        np.zeros((n_tables, max(size // BUCKET, 1)), np.int64),
+        np.zeros((n_tables, size if cut_memory else 1), np.uint64),  # the cut-move memory
     )
 
 
@@ -128,8 +131,8 @@ def nodes(tab):
 @nb.njit(cache=True)
 def set_budget(tab, max_nodes):
     """Limit every later solve on this table to ``max_nodes`` nodes (0 = no limit).  A solve
-    that runs out returns -1 (``value``, ``value_between``; ``move_values`` returns -1 moves)
-    and :func:`aborted` says so; the table stays valid.  Search policies use it to fall back to
+    that runs out returns -1 (``value_of`` and the other entry points; ``move_values_of``
+    returns -1 moves) and :func:`aborted` says so; the table stays valid.  Search policies use it to fall back to
     a cheaper evaluation on the rare positions whose solve would take seconds."""
     tab[T_CTX][C_BUDGET] = max_nodes
 
@@ -144,7 +147,8 @@ def aborted(tab):
 def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points):
     """Fill the table's context for a solve: seats in play (bitmask), trump (-1 none), the
     lead-restricted suit (-1 none), the count and max seat masks, the trick constant and the
-    points of each solver card id (int64[64]).  Starts a new table generation."""
+    points of each solver card id (int64[64], 0-15 a card: they are counted by their four bit
+    planes, ``C_PMASK``).  Starts a new table generation."""
     ctx = tab[T_CTX]
     ctx[C_NSEATS] = nseats
     ctx[C_NACTIVE] = popcount(np.uint64(active))
@@ -179,7 +183,7 @@ def setup(tab, nseats, active, trump, restrict, count, maxi, trick_const, points
                     break
     counters = tab[T_COUNTERS]
     counters[N_GEN] += 1
-    if counters[N_GEN] >= 2**31 - 2**16:  # wrapped (_exact adds some): clear once in 2e9 solves
+    if counters[N_GEN] >= 2**31 - 2**16:  # wrapped (the target loop adds some): clear once in 2e9 solves
         tab[T_VALS][:, V_SIEVE] = 0
         tab[T_TAGS][:] = 0
         tab[T_FILL][:] = 0

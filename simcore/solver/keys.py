@@ -69,7 +69,7 @@ def make_key(ctx, hands, leader, broken, keybuf):
 
 
 @nb.njit(inline="always", cache=True)
-def _key_base(ctx, hands, keybuf, lengths, lengths4, leader, broken, p1, p2):
+def _key_base(ctx, hands, keybuf, lengths, lengths4, leader, broken, ones, twos):
     """The base words of a key into keybuf (seat lengths, leader and broken flag, points
     pattern) and its hash (also into keybuf[K_TOP]), returned."""
     meta = lengths4 | (np.uint64(leader) << np.uint64(16))
@@ -77,8 +77,8 @@ def _key_base(ctx, hands, keybuf, lengths, lengths4, leader, broken, p1, p2):
         meta |= np.uint64(1) << np.uint64(20)
     keybuf[0] = lengths
     keybuf[1] = meta
-    keybuf[2] = p1
-    keybuf[3] = p2
+    keybuf[2] = ones
+    keybuf[3] = twos
     keybuf[K_COUNTS] = point_counts(ctx, hands) if ctx[C_FEWPTS] else np.uint64(0)
     hsh = np.uint64(0)
     for i in range(4):  # the pattern is not hashed when the counts stand for it (see above),
@@ -107,12 +107,13 @@ HIGH_STRENGTHS = np.uint64(0xC000C000C000C000)  # strengths 14-15: beyond _compr
 
 
 @nb.njit(inline="always", cache=True)
-def _compress(h, u):
+def _compress(cards, in_play):
     """The cards h (one suit field, within u, strengths 0-13) as relative ranks among u:
     two table look-ups instead of a loop over the cards."""
-    ul = u & np.uint64(127)
-    return np.uint64(_COMPRESS[ul, h & np.uint64(127)]) | (
-        np.uint64(_COMPRESS[(u >> np.uint64(7)) & np.uint64(127), (h >> np.uint64(7)) & np.uint64(127)])
+    ul = in_play & np.uint64(127)
+    return np.uint64(_COMPRESS[ul, cards & np.uint64(127)]) | (
+        np.uint64(_COMPRESS[(in_play >> np.uint64(7)) & np.uint64(127),
+                            (cards >> np.uint64(7)) & np.uint64(127)])
         << np.uint64(popcount(ul)))
 
 
@@ -134,4 +135,5 @@ def make_key_tricks(ctx, hands, leader, broken, keybuf):
                 rel |= _compress(hs, suit_field(u, s)) << np.uint64(16 * s)
         keybuf[K_HANDS + seat] = rel
     keybuf[K_HANDS + 4] = 0
-    return _key_base(ctx, hands, keybuf, lengths, np.uint64(0), leader, broken, np.uint64(0), np.uint64(0))
+    return _key_base(ctx, hands, keybuf, lengths, np.uint64(0), leader, broken, np.uint64(0),
+                     np.uint64(0))

@@ -20,14 +20,14 @@ from simcore.solver.position import (
 
 
 @nb.njit(inline="always", cache=True)
-def spoiled(mine, ot):
-    """How many of the trumps ``mine`` the trumps ``ot`` (one suit field each) can spoil: match
-    each of ``ot``, lowest first, with the lowest unmatched trump of ``mine`` below it."""
+def spoiled(mine, theirs):
+    """How many of the trumps ``mine`` the trumps ``theirs`` (one suit field each) can spoil:
+    match each of ``theirs``, lowest first, with the lowest unmatched trump of ``mine`` below it."""
     lost = 0
     free = mine
-    while ot and free:
-        b = lowest_bit(ot)
-        ot &= ot - np.uint64(1)
+    while theirs and free:
+        b = lowest_bit(theirs)
+        theirs &= theirs - np.uint64(1)
         below = free & ((np.uint64(1) << np.uint64(b)) - np.uint64(1))
         if below:
             free ^= below & (~below + np.uint64(1))  # that trump is spoiled
@@ -135,16 +135,17 @@ def _later_trumps(ctx, hands, leader):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def later_cut(tab, d, leader, target, hi):
-    """1 or 0 when _later_trumps settles ``target`` at the boundary node d (the cards relied on
-    in relevant[d]), else -1."""
+def later_cut(tab, depth, leader, target, most):
+    """1 or 0 when _later_trumps settles ``target`` at the boundary node of frame ``depth``
+    (the cards relied on in relevant[depth]), else -1; ``most`` is what the count side could
+    still get."""
     ctx = tab[T_CTX]
     k = ctx[C_CONST]
     maxing = (ctx[C_MAX] >> leader) & 1
-    if (hi - 2 * k >= target) if maxing else (2 * k < target):
+    if (most - 2 * k >= target) if maxing else (2 * k < target):
         return -1  # the side not on lead needs more than the 2 tricks this can give
     q, rq = _later_trumps(ctx, tab[T_HANDS], leader)
-    if q == 0 or ((hi - q * k >= target) if maxing else (q * k < target)):
+    if q == 0 or ((most - q * k >= target) if maxing else (q * k < target)):
         return -1
-    tab[T_RELEVANT][d] = rq
+    tab[T_RELEVANT][depth] = rq
     return 1 - maxing

@@ -27,14 +27,14 @@ def quick_tricks(ctx, hands, leader, broken, need):
     the suit).  A side suit counts only as far as every other seat still holding trumps can
     follow it, so nobody ruffs, and the partner never takes the lead either; such a seat follows
     every counted suit, so cashing one suit never makes another fail.  Beyond suit lengths (in
-    every table key), the count depends only on the leader holding the top cards it counts:
-    the lowest of them is the card it relies on (DDS's winRanks).  Relying on the others' best
-    card below them instead made the entries above match less, so that quick tricks cost more
-    nodes than they saved (80 full Spades deals: 601k mean, 443k without them, 413k now).
-    Counting stops at ``need`` tricks (DDS's cutoff), the suits nobody else holds first (they rely on no
+    every table key), the count depends only on the leader holding the top cards it counts: the
+    lowest of them is the card it relies on (DDS's winRanks).  Relying on the others' best card
+    below them instead made the entries above match less, so that quick tricks cost more nodes
+    than they saved (80 full Spades deals: 601k mean, 443k without them, 413k now).  Counting
+    stops at ``need`` tricks (DDS's cutoff), the suits nobody else holds first (they rely on no
     card).  (Cashing the top trumps first to draw the others', as DDS's QuickTricks does, cut
     more often but cost more nodes: 591k against 558k mean on 40 full Spades deals.)
-    """
+"""
     trump = ctx[C_TRUMP]
     h = hands[leader]
     others = np.uint64(0)
@@ -94,9 +94,9 @@ def _second_hand_wins(ctx, hands, lead, leader):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def second_hand_cut(tab, d, leader, mover, target):
+def second_hand_cut(tab, depth, leader, mover, target):
     """1 or 0 when second hand's side needs only the current trick and surely wins it (see
-    _second_hand_wins), the cards relied on in relevant[d]; else -1."""
+    _second_hand_wins), the cards relied on in relevant[depth]; else -1."""
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
     maxi = ctx[C_MAX]
@@ -104,10 +104,10 @@ def second_hand_cut(tab, d, leader, mover, target):
     side = (maxi >> mover) & 1
     if ((maxi >> p4) & 1) != side or (side and target > ctx[C_CONST]):
         return -1
-    if not side and upper_bound(ctx, hands, tab[T_STACK], d - 1, 1) - ctx[C_CONST] >= target:
+    if not side and upper_bound(ctx, hands, tab[T_STACK], depth - 1, 1) - ctx[C_CONST] >= target:
         return -1
-    wins, rel = _second_hand_wins(ctx, hands, tab[T_STACK][d - 1], leader)
+    wins, rel = _second_hand_wins(ctx, hands, tab[T_STACK][depth - 1], leader)
     if not wins:
         return -1
-    tab[T_RELEVANT][d] = rel
+    tab[T_RELEVANT][depth] = rel
     return side

@@ -51,22 +51,22 @@ def _bucket(tab, hsh):
 
 
 @nb.njit(inline="always", cache=True)
-def _filled(tab, b):
-    """Entries of this solve in bucket b (they fill it from its first slot on)."""
-    fill = tab[T_FILL][b]
+def _filled(tab, bucket):
+    """Entries of this solve in ``bucket`` (they fill it from its first slot on)."""
+    fill = tab[T_FILL][bucket]
     return min(fill & 255, BUCKET) if (fill >> 8) == tab[T_COUNTERS][N_GEN] else 0
 
 
 @nb.njit(cache=True, _nrt=False)
-def _victim(tab, b, base, gen):
-    """The slot a new entry takes in the full bucket b: the oldest (DDS's round robin,
+def _victim(tab, bucket, base, gen):
+    """The slot a new entry takes in the full ``bucket``: the oldest (DDS's round robin,
     TransTableL::CreateOrUpdate).  Evicting the entry nearest the end of play instead chose the
     bucket's first slot over and over once one base filled it (all of equal weight), so that
     base's new entries kept evicting each other while its stale ones stayed: after the search
     for one target the next one thrashed (a full 13-card deal: 5.9M nodes for "at least 2"
     alone, 56M after "at least 3").  A full bucket's fill counts on past BUCKET."""
-    k = (tab[T_FILL][b] & 255) - BUCKET  # the low byte is BUCKET + k, k = 0..BUCKET-1
-    tab[T_FILL][b] = gen * 256 + BUCKET + (k + 1) % BUCKET
+    k = (tab[T_FILL][bucket] & 255) - BUCKET  # the low byte is BUCKET + k, k = 0..BUCKET-1
+    tab[T_FILL][bucket] = gen * 256 + BUCKET + (k + 1) % BUCKET
     return base + k
 
 
@@ -153,13 +153,13 @@ def _top_cards(hands, ctx, top):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def probe(tab, d, target):
+def probe(tab, depth, target):
     """(1 or 0 when a matching entry settles ``target``, else -1; the entry's bound that
     settles it, its lower bound when 1, its upper bound when 0; the settling entry's relevant
-    cards; a remembered best card or -1) for the position whose key is in keybuf[d]."""
+    cards; a remembered best card or -1) for the position whose key is in keybuf[depth]."""
     keys = tab[T_KEYS]
     vals = tab[T_VALS]
-    keybuf = tab[T_KEYBUF][d]
+    keybuf = tab[T_KEYBUF][depth]
     tags = tab[T_TAGS]
     tag = _tag(keybuf[K_TOP], tab[T_COUNTERS][N_GEN])
     b, base = _bucket(tab, keybuf[K_TOP])
@@ -181,9 +181,11 @@ def probe(tab, d, target):
         elif not _matches(keys, slot, keybuf):
             continue
         if vals[slot, V_LO] - down >= target:
-            return 1, vals[slot, V_LO] - down, _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
+            return 1, vals[slot, V_LO] - down, _top_cards(tab[T_HANDS], tab[T_CTX],
+                                                          keys[slot, K_TOP]), best
         if vals[slot, V_HI] + up < target:
-            return 0, vals[slot, V_HI] + up, _top_cards(tab[T_HANDS], tab[T_CTX], keys[slot, K_TOP]), best
+            return 0, vals[slot, V_HI] + up, _top_cards(tab[T_HANDS], tab[T_CTX],
+                                                        keys[slot, K_TOP]), best
         rb = vals[slot, V_BEST] & 255
         if rb != 255 and best < 0:
             best = _abs_card(tab[T_HANDS], tab[T_CTX], rb)
@@ -215,20 +217,21 @@ def _top_mask(ctx, hands, relevant):
             continue
         n = popcount(us)
         k = popcount(us & (bit(lowest_bit(rs)) - np.uint64(1)))
-        field = ((np.uint64(1) << np.uint64(n)) - np.uint64(1)) & ~((np.uint64(1) << np.uint64(k)) - np.uint64(1))
+        field = ((np.uint64(1) << np.uint64(n)) - np.uint64(1)) \
+            & ~((np.uint64(1) << np.uint64(k)) - np.uint64(1))
         out |= field << np.uint64(16 * s)
     return out
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def store(tab, d, result, target, best, relevant):
-    """Record what the search of the boundary node at depth d found for ``target``: into the
+def store(tab, depth, result, target, best, relevant):
+    """Record what the search of the boundary node of frame ``depth`` found for ``target``: into the
     entry with the same key and relevance, else over a stale or the lightest entry."""
     keys = tab[T_KEYS]
     vals = tab[T_VALS]
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
-    keybuf = tab[T_KEYBUF][d]
+    keybuf = tab[T_KEYBUF][depth]
     gen = tab[T_COUNTERS][N_GEN]
     tags = tab[T_TAGS]
     tag = _tag(keybuf[K_TOP], gen)
@@ -277,11 +280,11 @@ def rel_card(hands, ctx, c):
 
 
 @nb.njit(cache=True, _nrt=False)
-def _abs_card(hands, ctx, rc):
+def _abs_card(hands, ctx, rel):
     """Inverse of :func:`rel_card`, or -1."""
     u = cards_in_hands(ctx, hands)
-    s = rc >> 4
-    k = rc & 15
+    s = rel >> 4
+    k = rel & 15
     us = (u >> np.uint64(16 * s)) & SUIT_FIELD
     i = 0
     while us:
