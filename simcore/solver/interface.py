@@ -19,12 +19,14 @@ import numpy as np
 
 from simcore.cards import bit, lowest_bit
 from simcore.solver.context import (
-    C_MAX, C_NACTIVE, C_NEXT, C_RESTRICT, F_BOUND, N_ABORTED, N_GEN, N_SEARCHES, T_COUNTERS, T_CTX,
+    C_MAX, C_NACTIVE, C_RESTRICT, F_BOUND, N_ABORTED, N_GEN, N_SEARCHES, T_COUNTERS, T_CTX,
     T_FRAMES, T_HANDS, T_SCRATCH, T_STACK,
 )
 from simcore.solver.moves import representative
 from simcore.solver.nil import nil_seat
-from simcore.solver.position import cards_in_hands, legal_cards, resolve_trick, upper_bound
+from simcore.solver.position import (
+    cards_in_hands, legal_cards, resolve_trick, seat_to_play, upper_bound,
+)
 from simcore.solver.search import can_reach
 
 
@@ -146,9 +148,7 @@ def move_values_of(tab, tlen, leader, broken, cards_out, values_out, points):
     hands = tab[T_HANDS]
     stack = tab[T_STACK]
     cache = tab[T_SCRATCH]
-    mover = leader
-    for _ in range(tlen):
-        mover = ctx[C_NEXT + mover]
+    mover = seat_to_play(ctx, leader, tlen)
     root = _exact_of(tab, tlen, leader, broken, tlen, 0, upper_bound(ctx, hands, stack, 0, tlen),
                      1 if nil_seat(ctx) >= 0 else -1, points)
     if tab[T_COUNTERS][N_ABORTED]:

@@ -14,7 +14,7 @@ import numpy as np
 
 from simcore.cards import bit, highest_bit, lowest_bit, popcount
 from simcore.solver.context import C_CONST, C_COUNT, C_MAX, C_NACTIVE, C_NEXT, C_POINTS, C_TRUMP
-from simcore.solver.moves import groups_relied, lead_context, plain_follow_score, plays_like_lower
+from simcore.solver.moves import groups_relied, lead_context, one_per_run, plain_follow_score
 from simcore.solver.position import beats, cards_in_hands, points_of, suit_bits
 
 
@@ -225,19 +225,15 @@ def _lead_order(ctx, hands, mover, scores):
     """The leader's cards in a plain lead order (cash a master no opponent can ruff, else low,
     keeping the point cards back), packed for three_tricks; and the cards left out as
     equivalent to a lower one."""
+    _, ruffable, _ = lead_context(ctx, hands, mover)
     trump = ctx[C_TRUMP]
     hand = hands[mover]
     left = cards_in_hands(ctx, hands)
-    _, ruffable, _ = lead_context(ctx, hands, mover)
     packed = 0
-    equiv = np.uint64(0)
-    m = hand
+    m, equiv = one_per_run(ctx, hand, left, hand)
     while m:
         c = lowest_bit(m)
         m &= m - np.uint64(1)
-        if plays_like_lower(ctx, hand, left, c):
-            equiv |= bit(c)
-            continue
         suit = c >> 4
         strength = (c & 15) + (16 if suit == trump else 0)
         pts = ctx[C_POINTS + c]
@@ -256,15 +252,11 @@ def _follow_order(ctx, hands, led, win_card, win_seat, mover, tlen, inplay, scor
     for three_tricks, the trick's best card so far ``win_card`` played by ``win_seat``, the
     trick holding ``tlen`` cards; and the cards left out as equivalent to a lower one."""
     packed = 0
-    equiv = np.uint64(0)
     hand = hands[mover]
-    m = _follow_set(hand, led)
+    m, equiv = one_per_run(ctx, hand, inplay, _follow_set(hand, led))
     while m:
         c = lowest_bit(m)
         m &= m - np.uint64(1)
-        if plays_like_lower(ctx, hand, inplay, c):
-            equiv |= bit(c)
-            continue
         sc = plain_follow_score(ctx, hands, c, led, win_card, win_seat, mover, tlen, 1)
         packed = _insert(packed, c, sc, scores)
     return packed, equiv

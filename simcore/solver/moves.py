@@ -82,6 +82,24 @@ def plays_like_lower(ctx, hand, inplay, c):
 
 
 @nb.njit(inline="always", cache=True)
+def one_per_run(ctx, hand, inplay, cards):
+    """(the lowest card of each run of equivalent ``cards`` of ``hand``: a run is the hand's
+    cards with nothing else in play between them and the same points; the other cards of the
+    runs, which play like their run's lowest)."""
+    lowest = np.uint64(0)
+    equiv = np.uint64(0)
+    m = cards
+    while m:
+        c = lowest_bit(m)
+        m &= m - np.uint64(1)
+        if plays_like_lower(ctx, hand, inplay, c):
+            equiv |= bit(c)
+        else:
+            lowest |= bit(c)
+    return lowest, equiv
+
+
+@nb.njit(inline="always", cache=True)
 def groups_relied(ctx, hands, seat, inplay, equiv, rel):
     """``rel`` plus what a seat's grouping of equivalent cards relied on when it tried every
     group (as _with_groups): a group reaching the relied-on top cards of its suit stays one
@@ -238,14 +256,10 @@ def gen_moves(ctx, hands, stack, start, tlen, leader, broken, mover, moves, scor
     elif not dds and nil < 0:
         partner_cards, ruffable, partner_ruffs = lead_context(ctx, hands, mover)
     n = 0
-    equiv = np.uint64(0)
-    m = legal
+    m, equiv = one_per_run(ctx, hand, inplay, legal)
     while m:
         c = lowest_bit(m)
         m &= m - np.uint64(1)
-        if plays_like_lower(ctx, hand, inplay, c):
-            equiv |= bit(c)
-            continue
         if nil >= 0:
             sc = nil_score(ctx, hands, stack, start, tlen, leader, mover, c, win_card, win_seat,
                            left, nil, killer)

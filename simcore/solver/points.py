@@ -24,11 +24,11 @@ import numpy as np
 
 from simcore.cards import bit, highest_bit, lowest_bit, popcount
 from simcore.solver.context import (
-    C_CONST, C_MAX, C_NSEATS, C_PMASK, C_POINTS, C_RESTRICT, C_TRUMP, K_COUNTS, K_HANDS, K_TOP,
-    N_QUICK, N_QUICK_CUTS,
+    C_CONST, C_MAX, C_NSEATS, C_PMASK, C_POINTS, C_TRUMP, K_COUNTS, K_HANDS, K_TOP, N_QUICK,
+    N_QUICK_CUTS,
 )
 from simcore.solver.position import (
-    SUIT_FIELD, kth_highest, point_cards, points_of, suit_bits, suit_field, top_count,
+    SUIT_FIELD, kth_highest, leader_view, point_cards, points_of, suit_bits, suit_field, top_count,
 )
 
 
@@ -171,18 +171,13 @@ def quick_points(ctx, hands, leader, broken):
     337,282 against 330,822."""
     trump = ctx[C_TRUMP]
     h = hands[leader]
-    others = np.uint64(0)
-    for t in range(ctx[C_NSEATS]):
-        if t != leader:
-            others |= hands[t]
-    r = ctx[C_RESTRICT]
-    restricted = r >= 0 and not broken and (h & ~suit_bits(r)) != 0
+    others, banned = leader_view(ctx, hands, leader, broken)
     tricks = 0
     pts = 0
     relevant = np.uint64(0)
     for s in range(4):
         hs = (h >> np.uint64(16 * s)) & SUIT_FIELD
-        if hs == 0 or (restricted and s == r):
+        if hs == 0 or s == banned:
             continue
         os_ = suit_field(others, s)
         k = top_count(h, others, s)

@@ -79,6 +79,29 @@ def legal_cards(ctx, hands, stack, start, tlen, mover, broken):
 
 
 @nb.njit(inline="always", cache=True)
+def leader_view(ctx, hands, leader, broken):
+    """(the cards of every seat but the leader; the suit the leader may not lead, -1 if none:
+    the restricted suit while it is not broken and the leader holds other cards)."""
+    others = np.uint64(0)
+    for seat in range(ctx[C_NSEATS]):
+        if seat != leader:
+            others |= hands[seat]
+    banned = ctx[C_RESTRICT]
+    if banned < 0 or broken or (hands[leader] & ~suit_bits(banned)) == 0:
+        banned = -1
+    return others, banned
+
+
+@nb.njit(inline="always", cache=True)
+def seat_to_play(ctx, leader, tlen):
+    """The seat to play after ``tlen`` cards of the trick ``leader`` led."""
+    seat = leader
+    for _ in range(tlen):
+        seat = ctx[C_NEXT + seat]
+    return seat
+
+
+@nb.njit(inline="always", cache=True)
 def trick_winner(ctx, stack, start, n_cards, leader):
     """(the best card of the trick stack[start:start+n] so far, the seat that played it), led
     by ``leader``."""

@@ -13,9 +13,11 @@ import numpy as np
 
 from simcore.cards import bit, highest_bit, popcount
 from simcore.solver.context import (
-    C_CONST, C_MAX, C_NEXT, C_NSEATS, C_RESTRICT, C_TRUMP, T_CTX, T_HANDS, T_RELEVANT, T_STACK,
+    C_CONST, C_MAX, C_NEXT, C_NSEATS, C_TRUMP, T_CTX, T_HANDS, T_RELEVANT, T_STACK,
 )
-from simcore.solver.position import kth_highest, suit_bits, suit_field, top_count, upper_bound
+from simcore.solver.position import (
+    kth_highest, leader_view, suit_bits, suit_field, top_count, upper_bound,
+)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -37,15 +39,10 @@ def quick_tricks(ctx, hands, leader, broken, need):
 """
     trump = ctx[C_TRUMP]
     h = hands[leader]
-    others = np.uint64(0)
-    for s in range(ctx[C_NSEATS]):
-        if s != leader:
-            others |= hands[s]
-    r = ctx[C_RESTRICT]
-    restricted = r >= 0 and not broken and (h & ~suit_bits(r)) != 0
+    others, banned = leader_view(ctx, hands, leader, broken)
     total = 0
     relevant = np.uint64(0)
-    if trump >= 0 and not (restricted and trump == r):
+    if trump >= 0 and trump != banned:
         total = min(top_count(h, others, trump), max(need, 0))
         if total > 0 and suit_field(others, trump):
             relevant = kth_highest(h, trump, total)
@@ -54,7 +51,7 @@ def quick_tricks(ctx, hands, leader, broken, need):
             if total >= need:
                 return total, relevant
             os_ = suit_field(others, s)
-            if s == trump or (os_ == 0) != cheap or (restricted and s == r):
+            if s == trump or (os_ == 0) != cheap or s == banned:
                 continue
             k = top_count(h, others, s)
             if trump >= 0:

@@ -27,11 +27,11 @@ import numpy as np
 
 from simcore.cards import bit, lowest_bit, popcount
 from simcore.solver.context import (
-    C_BUDGET, C_CONST, C_HASPTS, C_MAX, C_NACTIVE, C_NEXT, C_POINTS, C_QUICK, C_QUICK_POINTS,
-    C_RESTRICT, F_BOUND, F_BROKEN, F_I, F_KILLER, F_LEADER, F_MAX, F_MEMO, F_MOVER, F_N, F_SMALL,
-    F_TARGET, F_TLEN, N_ABORTED, N_ALL_MOVES, N_CUT_FIRST, N_HITS, N_NODES, N_PROBES, N_QUICK,
-    N_QUICK_CUTS, T_COUNTERS, T_CTX, T_EQUIV, T_FRAMES, T_HANDS, T_KEYBUF, T_MOVES, T_RELEVANT,
-    T_SCORES, T_STACK,
+    C_BUDGET, C_CONST, C_HASPTS, C_MAX, C_NACTIVE, C_POINTS, C_QUICK, C_QUICK_POINTS, C_RESTRICT,
+    F_BOUND, F_BROKEN, F_I, F_KILLER, F_LEADER, F_MAX, F_MEMO, F_MOVER, F_N, F_SMALL, F_TARGET,
+    F_TLEN, N_ABORTED, N_ALL_MOVES, N_CUT_FIRST, N_HITS, N_NODES, N_PROBES, N_QUICK, N_QUICK_CUTS,
+    T_COUNTERS, T_CTX, T_EQUIV, T_FRAMES, T_HANDS, T_KEYBUF, T_MOVES, T_RELEVANT, T_SCORES,
+    T_STACK,
 )
 from simcore.solver.cut_memory import has_memory, memo_after, memo_root, recall, remember
 from simcore.solver.keys import make_key, make_key_tricks
@@ -41,7 +41,8 @@ from simcore.solver.moves import gen_moves, groups_relied
 from simcore.solver.nil import nil_bounds, nil_mid, nil_seat
 from simcore.solver.points import point_bounds
 from simcore.solver.position import (
-    SUIT_FIELD, cards_in_hands, points_of, resolve_trick, suit_bits, trick_relevant, upper_bound,
+    SUIT_FIELD, cards_in_hands, points_of, resolve_trick, seat_to_play, suit_bits, trick_relevant,
+    upper_bound,
 )
 from simcore.solver.quick import quick_tricks, second_hand_cut
 from simcore.solver.table import probe, rel_card, store
@@ -58,7 +59,7 @@ def _settle(frame, relevant, depth, result, bound, rel):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def _boundary_points(tab, depth):
+def _boundary_points(tab, depth, leader, broken, target):
     """Open a trick-boundary node when cards carry points: (0/1 with its bound in F_BOUND and
     the cards it relied on in relevant[depth], or -1; the table's remembered best lead or -1).
     The last two or three tricks of five seats are solved whole (simcore.solver.last_tricks),
@@ -67,8 +68,6 @@ def _boundary_points(tab, depth):
     hands = tab[T_HANDS]
     frame = tab[T_FRAMES][depth]
     relevant = tab[T_RELEVANT]
-    leader = frame[F_LEADER]
-    target = frame[F_TARGET]
     nactive = ctx[C_NACTIVE]
     left = cards_in_hands(ctx, hands)
     ncards = popcount(left)
@@ -86,11 +85,10 @@ def _boundary_points(tab, depth):
         v, rel = two_tricks(ctx, hands, leader, target)
         return _settle(frame, relevant, depth, 1 if v >= target else 0, v, rel), -1
     if ctx[C_QUICK_POINTS]:
-        r, bound, rel = point_bounds(ctx, hands, leader, frame[F_BROKEN] != 0, target, most,
-                                     tab[T_COUNTERS])
+        r, bound, rel = point_bounds(ctx, hands, leader, broken, target, most, tab[T_COUNTERS])
         if r >= 0:
             return _settle(frame, relevant, depth, r, bound, rel), -1
-    make_key(ctx, hands, leader, frame[F_BROKEN] != 0, tab[T_KEYBUF][depth])
+    make_key(ctx, hands, leader, broken, tab[T_KEYBUF][depth])
     r, bound, rel, best = probe(tab, depth, target)
     tab[T_COUNTERS][N_PROBES] += 1
     if r >= 0:
@@ -144,16 +142,12 @@ def _trick_bounds(tab, depth, leader, broken, target, most):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def _boundary_tricks(tab, depth):
+def _boundary_tricks(tab, depth, leader, broken, target):
     """Open a trick-boundary node when cards carry no points: (0/1 with the cards it relied on
     in relevant[depth], or -1; the table's remembered best lead or -1)."""
     ctx = tab[T_CTX]
     hands = tab[T_HANDS]
-    frame = tab[T_FRAMES][depth]
     relevant = tab[T_RELEVANT]
-    leader = frame[F_LEADER]
-    broken = frame[F_BROKEN] != 0
-    target = frame[F_TARGET]
     if target <= 0:
         return 1, -1
     ncards = popcount(cards_in_hands(ctx, hands))
@@ -187,21 +181,14 @@ def _boundary_tricks(tab, depth):
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)
-def _mid_trick(tab, depth):
+def _mid_trick(tab, depth, tlen, leader, target):
     """Open a node in the middle of a trick: (0/1 when the nil bounds or second hand's sure
     trick settle it, the cards relied on in relevant[depth], else -1; the seat to play)."""
     ctx = tab[T_CTX]
-    hands = tab[T_HANDS]
-    frame = tab[T_FRAMES][depth]
-    tlen = frame[F_TLEN]
-    leader = frame[F_LEADER]
-    target = frame[F_TARGET]
-    mover = leader
-    for _ in range(tlen):
-        mover = ctx[C_NEXT + mover]
+    mover = seat_to_play(ctx, leader, tlen)
     if nil_seat(ctx) >= 0:
-        r, rel = nil_mid(ctx, hands, tab[T_STACK], depth - tlen, tlen, leader, nil_seat(ctx),
-                         target)
+        r, rel = nil_mid(ctx, tab[T_HANDS], tab[T_STACK], depth - tlen, tlen, leader,
+                         nil_seat(ctx), target)
         if r >= 0:
             tab[T_RELEVANT][depth] = rel
             return r, mover
@@ -242,15 +229,17 @@ def _enter(tab, depth, points):
     frame = tab[T_FRAMES][depth]
     tab[T_RELEVANT][depth] = 0
     tab[T_COUNTERS][N_NODES] += 1
+    leader = frame[F_LEADER]
+    target = frame[F_TARGET]
     best = -1
     if frame[F_TLEN] == 0:
         if points:
-            r, best = _boundary_points(tab, depth)
+            r, best = _boundary_points(tab, depth, leader, frame[F_BROKEN] != 0, target)
         else:
-            r, best = _boundary_tricks(tab, depth)
-        mover = frame[F_LEADER]
+            r, best = _boundary_tricks(tab, depth, leader, frame[F_BROKEN] != 0, target)
+        mover = leader
     else:
-        r, mover = _mid_trick(tab, depth)
+        r, mover = _mid_trick(tab, depth, frame[F_TLEN], leader, target)
     if r >= 0:
         return r
     _open(tab, depth, mover, best, points)
@@ -297,11 +286,7 @@ def _play_next(tab, depth, points):
     """State r < 0 of frame ``depth``: play its next move that is not a small card already
     covered and push the child frame, (ENTER, depth + 1); or, with no move left, close the
     frame: (the result against its mover, depth)."""
-    ctx = tab[T_CTX]
-    stack = tab[T_STACK]
-    frames = tab[T_FRAMES]
-    relevant = tab[T_RELEVANT]
-    frame = frames[depth]
+    frame = tab[T_FRAMES][depth]
     i = frame[F_I]
     while i < frame[F_N]:  # skip the small cards already covered (see _small_limit)
         c = tab[T_MOVES][depth][i]
@@ -310,18 +295,37 @@ def _play_next(tab, depth, points):
         i += 1
     frame[F_I] = i
     if i == frame[F_N]:
-        r = 1 - frame[F_MAX]
-        tab[T_COUNTERS][N_ALL_MOVES + 3 * (frame[F_TLEN] > 0)] += 1
-        if tab[T_EQUIV][depth]:
-            relevant[depth] = _with_groups(tab, depth, relevant[depth])
-        if frame[F_TLEN] == 0:
-            store(tab, depth, r, frame[F_BOUND] + 1 - r if points else frame[F_TARGET], 255,
-                  relevant[depth])
-        return r, depth
-    c = tab[T_MOVES][depth][i]
+        return _close(tab, depth, points), depth
+    _play(tab, depth, tab[T_MOVES][depth][i], points)
+    return ENTER, depth + 1
+
+
+@nb.njit(inline="always", cache=True, _nrt=False)
+def _close(tab, depth, points):
+    """Frame ``depth`` tried every move and none gave its mover's side what it wants: its
+    result (against the mover), the cards it relied on with its grouping's, stored."""
+    frame = tab[T_FRAMES][depth]
+    relevant = tab[T_RELEVANT]
+    r = 1 - frame[F_MAX]
+    tab[T_COUNTERS][N_ALL_MOVES + 3 * (frame[F_TLEN] > 0)] += 1
+    if tab[T_EQUIV][depth]:
+        relevant[depth] = _with_groups(tab, depth, relevant[depth])
+    if frame[F_TLEN] == 0:
+        store(tab, depth, r, frame[F_BOUND] + 1 - r if points else frame[F_TARGET], 255,
+              relevant[depth])
+    return r
+
+
+@nb.njit(inline="always", cache=True, _nrt=False)
+def _play(tab, depth, c, points):
+    """Frame ``depth``'s mover plays card c: the child frame's trick, leader, target and broken
+    flag (a completed trick resolved, its value taken off the target)."""
+    ctx = tab[T_CTX]
+    stack = tab[T_STACK]
+    frame = tab[T_FRAMES][depth]
+    child = tab[T_FRAMES][depth + 1]
     tab[T_HANDS][frame[F_MOVER]] ^= bit(c)
     stack[depth] = c
-    child = frames[depth + 1]
     child[F_BROKEN] = 1 if (frame[F_BROKEN] != 0 or (c >> 4) == ctx[C_RESTRICT]) else 0
     nactive = ctx[C_NACTIVE]
     if frame[F_TLEN] + 1 == nactive:
@@ -335,7 +339,6 @@ def _play_next(tab, depth, points):
         child[F_TARGET] = frame[F_TARGET]
         if points:
             child[F_MEMO] = memo_after(frame[F_MEMO], c, frame[F_TLEN])
-    return ENTER, depth + 1
 
 
 @nb.njit(inline="always", cache=True, _nrt=False)

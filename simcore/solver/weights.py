@@ -38,11 +38,8 @@ def lead_weight(ctx, hands, left, mover, c, killer, best):
                         second_card, third, n_pd, n_lh, n_rh, answers)
     wins, delta = _trump_lead_outlook(ctx, hands, mover, suit, is_top, winner, second, n_own,
                                       n_pd, n_lh, n_rh, answers)
-    if wins:
-        return _winning_trump_lead(mover, c, top, killer, best, delta, rrank, is_top, winner,
-                                   second, second_card, n_lh, n_rh)
-    return _losing_trump_lead(mover, c, top, killer, delta, rrank, is_top, winner, second,
-                              second_card, third, n_pd, n_lh, n_rh)
+    return _trump_lead(mover, c, top, killer, best, wins, delta, rrank, is_top, winner, second,
+                       second_card, third, n_pd, n_lh, n_rh)
 
 
 @nb.njit(inline="always", cache=True)
@@ -78,6 +75,32 @@ def _lengths(hands, left, mover, suit):
 
 
 @nb.njit(inline="always", cache=True)
+def _holders_bonus(mover, winner, second, n_pd, n_rh, behind, over):
+    """DDS's adjustment by the holders of the suit's two top cards: less ``behind`` when the
+    right-hand opponent holds one of them (and more than one card of the suit), more ``over``
+    when the left-hand opponent holds the top card and the partner the second (the partner
+    holding more than one)."""
+    if winner == (mover + 3) & 3 or second == (mover + 3) & 3:
+        return -behind if n_rh != 1 else 0
+    if winner == (mover + 1) & 3 and second == (mover + 2) & 3 and n_pd != 1:
+        return over
+    return 0
+
+
+@nb.njit(inline="always", cache=True)
+def _partner_bonus(mover, second, third, n_pd, both, one):
+    """DDS's adjustment by the holders of the suit's second and third cards: ``both`` when the
+    partner holds them, ``one`` when the mover and the partner hold one each (the partner
+    holding more than one card of the suit)."""
+    pd = (mover + 2) & 3
+    if second == pd and third == pd:
+        return both
+    if n_pd > 1 and ((second == mover and third == pd) or (second == pd and third == mover)):
+        return one
+    return 0
+
+
+@nb.njit(inline="always", cache=True)
 def _trump_lead_outlook(ctx, hands, mover, suit, is_top, winner, second, n_own, n_pd, n_lh,
                         n_rh, answers):
     """(does the lead win the trick for the mover's side, by who holds the suit's top cards and
@@ -95,12 +118,7 @@ def _trump_lead_outlook(ctx, hands, mover, suit, is_top, winner, second, n_own, 
         bonus = -12  # an opponent can ruff
     if suit != trump and n_pd == 0 and t_pd and n_rh > 0:
         bonus += 17  # the partner can ruff
-    if winner == rho or second == rho:
-        if n_rh != 1:
-            bonus -= 12
-    elif winner == lho and second == pd:
-        if n_pd != 1:
-            bonus += 27
+    bonus += _holders_bonus(mover, winner, second, n_pd, n_rh, 12, 27)
     if suit != trump and n_own == 1 and popcount(suit_field(hands[mover], trump)) > 0 \
             and n_pd > 1 and winner == pd:
         bonus += 19  # the partner wins and returns the suit for a ruff
@@ -129,61 +147,36 @@ def _trump_lead_outlook(ctx, hands, mover, suit, is_top, winner, second, n_own, 
 
 
 @nb.njit(inline="always", cache=True)
-def _winning_trump_lead(mover, c, top, killer, best, delta, rrank, is_top, winner, second,
-                        second_card, n_lh, n_rh):
-    """The weight of a lead that wins its trick for the mover's side, trumps in play."""
+def _trump_lead(mover, c, top, killer, best, wins, delta, rrank, is_top, winner, second,
+                second_card, third, n_pd, n_lh, n_rh):
+    """The weight of a lead with trumps in play, by whether it wins its trick for the mover's
+    side (``wins``, see _trump_lead_outlook): DDS weighs the same cases with other numbers."""
     pd = (mover + 2) & 3
     seq = top != c
+    if not wins:
+        delta += _partner_bonus(mover, second, third, n_pd, 20, 13)
     if (n_lh == 1 and winner == (mover + 1) & 3) or (n_rh == 1 and winner == (mover + 3) & 3):
-        wt = delta + 35 + rrank
+        wt = delta + (35 if wins else 2) + rrank
     elif winner == mover:
         if second == pd:
-            wt = delta + 48 + rrank
+            wt = delta + (48 if wins else 33) + rrank
         elif is_top:
-            wt = delta + 31
+            wt = delta + (31 if wins else 38)
         else:
-            wt = delta - 3 + rrank
+            wt = delta + (-3 if wins else -14) + rrank
     elif winner == pd:
-        wt = delta + (42 if second == mover else 28) + rrank
+        wt = delta + ((42 if second == mover else 28) if wins else 34) + rrank
     elif seq and top == second_card:
-        wt = delta + 40
-    elif seq:
+        wt = delta + (40 if wins else 35)
+    elif seq and wins:
         wt = delta + 22 + rrank
-    else:
+    elif wins:
         wt = delta + 11 + rrank
-    if top == killer or c == killer:
-        wt += 55
-    elif c == best:
-        wt += 18
-    return wt
-
-
-@nb.njit(inline="always", cache=True)
-def _losing_trump_lead(mover, c, top, killer, delta, rrank, is_top, winner, second,
-                       second_card, third, n_pd, n_lh, n_rh):
-    """The weight of a lead that does not surely win its trick, trumps in play."""
-    pd = (mover + 2) & 3
-    if second == pd and third == pd:
-        delta += 20
-    elif (second == mover and third == pd and n_pd > 1) or \
-            (second == pd and third == mover and n_pd > 1):
-        delta += 13
-    if (n_lh == 1 and winner == (mover + 1) & 3) or (n_rh == 1 and winner == (mover + 3) & 3):
-        wt = delta + rrank + 2
-    elif winner == mover:
-        if second == pd:
-            wt = delta + 33 + rrank
-        elif is_top:
-            wt = delta + 38
-        else:
-            wt = delta - 14 + rrank
-    elif winner == pd:
-        wt = delta + 34 + rrank
-    elif top != c and top == second_card:
-        wt = delta + 35
     else:
         wt = delta + 17 - ((top & 15) + 2)
     if top == killer or c == killer:
+        wt += 55 if wins else 18
+    elif c == best and wins:
         wt += 18
     return wt
 
@@ -215,17 +208,8 @@ def _nt_lead(hands, mover, c, top, killer, best, rrank, is_top, winner, second, 
         elif c == best:
             wt += 32
         return wt
-    if winner == rho or second == rho:
-        if n_rh != 1:
-            delta -= 10
-    elif winner == lho and second == pd:
-        if n_pd != 1:
-            delta += 31
-    if second == pd and third == pd:
-        delta += 35
-    elif (second == mover and third == pd and n_pd > 1) or \
-            (second == pd and third == mover and n_pd > 1):
-        delta += 25
+    delta += _holders_bonus(mover, winner, second, n_pd, n_rh, 10, 31)
+    delta += _partner_bonus(mover, second, third, n_pd, 35, 25)
     if (n_lh == 1 and winner == lho) or (n_rh == 1 and winner == rho):
         wt = delta + 28 + rrank
     elif winner == mover:
@@ -394,26 +378,29 @@ def _weight_fourth(ctx, hands, leader, mover, suit, led, top, rank, rel_rank, su
 @nb.njit(cache=True, _nrt=False)
 def _weight_second(ctx, hands, leader, mover, c, suit, led, lead_rank, top, rank, rel_rank,
                    suit_len, trumps_left, inplay):
-    """Moves::WeightAlloc{Trump,NT}{Notvoid,Void}1: second hand."""
+    """Moves::WeightAlloc{Trump,NT}{Notvoid,Void}1: second hand, by third and fourth hand's
+    cards of the led suit (f3, f4) and trumps (t3, t4)."""
+    trump = ctx[C_TRUMP]
+    third = (leader + 2) & 3
+    fourth = (leader + 3) & 3
+    f3 = suit_field(hands[third], led)
+    f4 = suit_field(hands[fourth], led)
+    t3 = suit_field(hands[third], trump) if trump >= 0 else np.uint64(0)
+    t4 = suit_field(hands[fourth], trump) if trump >= 0 else np.uint64(0)
     if suit == led:
         return _second_follows(ctx, hands, leader, c, led, lead_rank, top, rank, rel_rank,
-                               trumps_left)
-    return _second_discards(ctx, hands, leader, mover, suit, led, lead_rank, top, rank,
-                            suit_len, trumps_left, inplay)
+                               trumps_left, f3, f4, t3, t4)
+    return _second_discards(ctx, hands, mover, suit, led, lead_rank, top, rank, suit_len,
+                            trumps_left, inplay, f3, f4, t3, t4)
 
 
 @nb.njit(inline="always", cache=True)
-def _second_follows(ctx, hands, leader, c, led, lead_rank, top, rank, rel_rank, trumps_left):
+def _second_follows(ctx, hands, leader, c, led, lead_rank, top, rank, rel_rank, trumps_left,
+                    f3, f4, t3, t4):
     """Second hand following suit."""
     trump = ctx[C_TRUMP]
-    p3 = (leader + 2) & 3
-    p4 = (leader + 3) & 3
-    f3 = suit_field(hands[p3], led)
-    f4 = suit_field(hands[p4], led)
     max3 = _hi_rank(f3)
     maxpd = _hi_rank(f4)
-    t3 = suit_field(hands[p3], trump) if trump >= 0 else np.uint64(0)
-    t4 = suit_field(hands[p4], trump) if trump >= 0 else np.uint64(0)
     min3 = _lo_rank(f3)
     minpd = _lo_rank(f4)
     seq = top != c
@@ -459,16 +446,10 @@ def _second_follows(ctx, hands, leader, c, led, lead_rank, top, rank, rel_rank, 
 
 
 @nb.njit(inline="always", cache=True)
-def _second_discards(ctx, hands, leader, mover, suit, led, lead_rank, top, rank, suit_len,
-                     trumps_left, inplay):
+def _second_discards(ctx, hands, mover, suit, led, lead_rank, top, rank, suit_len,
+                     trumps_left, inplay, f3, f4, t3, t4):
     """Second hand void in the led suit: a discard or a ruff."""
     trump = ctx[C_TRUMP]
-    p3 = (leader + 2) & 3
-    p4 = (leader + 3) & 3
-    f3 = suit_field(hands[p3], led)
-    f4 = suit_field(hands[p4], led)
-    t3 = suit_field(hands[p3], trump) if trump >= 0 else np.uint64(0)
-    t4 = suit_field(hands[p4], trump) if trump >= 0 else np.uint64(0)
     leadbit = np.uint64(1) << np.uint64(lead_rank - 2)
     pd_wins = f4 > (f3 | leadbit)
     kx = _kx(hands, inplay, mover, suit, suit_len)
@@ -508,27 +489,32 @@ def _second_discards(ctx, hands, leader, mover, suit, led, lead_rank, top, rank,
 @nb.njit(cache=True, _nrt=False)
 def _weight_third(ctx, hands, leader, mover, c, suit, led, lead_rank, top, rank, rel_rank,
                   suit_len, trumps_left, inplay, win_card, win_seat):
-    """Moves::WeightAlloc{Trump,NT}{Notvoid,Void}2: third hand (the leader's partner)."""
+    """Moves::WeightAlloc{Trump,NT}{Notvoid,Void}2: third hand (the leader's partner), by
+    fourth hand's cards of the led suit (f4, its highest rank max4) and trumps (t4), whether
+    second hand is winning the trick (high1) and with a trump (w_trump)."""
+    trump = ctx[C_TRUMP]
+    fourth = (leader + 3) & 3
+    f4 = suit_field(hands[fourth], led)
+    max4 = _hi_rank(f4)
+    high1 = 0 if win_seat == leader else 1
+    w_trump = (win_card >> 4) == trump
     if suit == led:
         return _third_follows(ctx, hands, leader, mover, c, led, lead_rank, rank, trumps_left,
-                              inplay, win_card, win_seat)
+                              inplay, win_card, f4, max4, high1, w_trump)
+    t4 = suit_field(hands[fourth], trump) if trump >= 0 else np.uint64(0)
     return _third_discards(ctx, hands, leader, mover, suit, led, lead_rank, top, rank, rel_rank,
-                           suit_len, trumps_left, inplay, win_card, win_seat)
+                           suit_len, trumps_left, inplay, win_card, max4, high1, w_trump, t4)
 
 
 @nb.njit(inline="always", cache=True)
 def _third_follows(ctx, hands, leader, mover, c, led, lead_rank, rank, trumps_left, inplay,
-                   win_card, win_seat):
+                   win_card, f4, max4, high1, w_trump):
     """Third hand following suit."""
     trump = ctx[C_TRUMP]
     p2 = (leader + 1) & 3
     p4 = (leader + 3) & 3
-    f4 = suit_field(hands[p4], led)
-    max4 = _hi_rank(f4)
     min4 = _lo_rank(f4)
     m1 = (win_card & 15) + 2
-    high1 = 0 if win_seat == leader else 1
-    w_trump = (win_card >> 4) == trump
     max3 = _hi_rank(suit_field(hands[mover], led))
     if not trumps_left:
         if high1 == 0 and lead_rank > max4:
@@ -575,14 +561,9 @@ def _third_follows(ctx, hands, leader, mover, c, led, lead_rank, rank, trumps_le
 
 @nb.njit(inline="always", cache=True)
 def _third_discards(ctx, hands, leader, mover, suit, led, lead_rank, top, rank, rel_rank,
-                    suit_len, trumps_left, inplay, win_card, win_seat):
+                    suit_len, trumps_left, inplay, win_card, max4, high1, w_trump, t4):
     """Third hand void in the led suit: a discard or a ruff."""
     trump = ctx[C_TRUMP]
-    p4 = (leader + 3) & 3
-    max4 = _hi_rank(suit_field(hands[p4], led))
-    high1 = 0 if win_seat == leader else 1
-    w_trump = (win_card >> 4) == trump
-    t4 = suit_field(hands[p4], trump) if trump >= 0 else np.uint64(0)
     if not trumps_left:
         add = (suit_len << 6) // 24
         if _kx(hands, inplay, mover, suit, suit_len) or \

@@ -13,9 +13,9 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simcore import solver as search
 from simcore.games.base import PolicyChoice, solve_tables
 from simcore.games.euchre import solver
-from simcore.solver import table_of
 
 COLUMNS = [f"dd_t{t}" for t in range(4)] + [f"dd_alone{s}_t{t}" for s in range(4) for t in range(4)]
 
@@ -23,7 +23,7 @@ COLUMNS = [f"dd_t{t}" for t in range(4)] + [f"dd_alone{s}_t{t}" for s in range(4
 @nb.njit(parallel=True, cache=True, nogil=True)
 def _table_kernel(hands, dealer, upcard, tables, out):
     for i in nb.prange(hands.shape[0]):
-        tab = table_of(tables, nb.get_thread_id())
+        tab = search.table_of(tables, nb.get_thread_id())
         row = np.zeros(solver.N_TABLE, np.int64)
         solver.deal_table(hands[i], dealer[i], upcard[i], tab, row)
         out[:, i] = row

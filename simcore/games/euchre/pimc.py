@@ -39,7 +39,7 @@ import types
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling
+from simcore import rng, sampling, solver as search
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
 from simcore.errors import SimcoreError
 from simcore.games.euchre import engine, policies, solver
@@ -71,7 +71,6 @@ from simcore.games.euchre.layout import (
     V_VOIDS,
 )
 from simcore.games.euchre.scoring import hand_points
-from simcore.solver import new_tables, table_of
 
 DD = 5000  # policy id of dd (play and decision ids alike; above every built-in decision id)
 PIMC = 10000  # pimc:W = PIMC + W
@@ -134,14 +133,14 @@ def is_search(name) -> bool:
 # ---------------------------------------------------------------- the search context
 
 
-_new_tables = nb.njit(cache=True)(new_tables)
+_new_tables = nb.njit(cache=True)(search.new_tables)
 
 
 @nb.njit(cache=True)
 def new_context(hands):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees)."""
-    tab = table_of(_new_tables(1, solver.TABLE_BITS), 0)
+    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
     sc = sampling.new_scratch(MAX_STATES)
     need = np.zeros(HOLDERS, np.int64)
     masks = np.zeros((3, HOLDERS), np.uint64)  # allowed, known, drawn

@@ -15,12 +15,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore import solver as search
 from simcore.cards import bit, highest_bit, lowest_bit
 from simcore.games.euchre.deck import public_to_base, to_trump, trump_card_to_public
-from simcore.solver import (
-    T_HANDS, T_STACK, at_least_of, move_values_of, narrow_card, new_tables as new_search_tables,
-    position_bound, setup, value_between_of, value_of, widen,
-)
 
 NO_POINTS = np.zeros(64, np.int64)
 NO_TRICK = np.zeros(1, np.int64)
@@ -29,13 +26,13 @@ N_TABLE = 20  # dd_t0..3, dd_alone{s}_t{t}
 
 
 def new_tables(n: int = 1, log2_size: int = TABLE_BITS):
-    return new_search_tables(n, log2_size)
+    return search.new_tables(n, log2_size)
 
 
 @nb.njit(cache=True)
 def to_solver(mask, trump):
     """A public hand as solver ids in trump order."""
-    return widen(to_trump(public_to_base(mask), trump))
+    return search.widen(to_trump(public_to_base(mask), trump))
 
 
 @nb.njit(cache=True)
@@ -48,12 +45,12 @@ def _active(alone):
 @nb.njit(cache=True)
 def _setup(hands, leader, trick, trick_len, trump, alone, count, tab):
     active = _active(alone)
-    setup(tab, 4, active, trump, -1, count, count, 1, NO_POINTS)
-    h = tab[T_HANDS]
+    search.setup(tab, 4, active, trump, -1, count, count, 1, NO_POINTS)
+    h = tab[search.T_HANDS]
     for s in range(4):
         if (active >> s) & 1:  # a lone player's partner lays its hand down (EU-12)
             h[s] = to_solver(hands[s], trump)
-    stack = tab[T_STACK]
+    stack = tab[search.T_STACK]
     for i in range(trick_len):
         stack[i] = lowest_bit(to_solver(bit(trick[i]), trump))
 
@@ -62,7 +59,7 @@ def _setup(hands, leader, trick, trick_len, trump, alone, count, tab):
 def solve_value(hands, leader, trick, trick_len, trump, alone, tab):
     """Tricks won by seats 0+2 from here on (current trick included)."""
     _setup(hands, leader, trick, trick_len, trump, alone, 0b0101, tab)
-    return value_of(tab, trick_len, leader, False, False)  # no card points
+    return search.value_of(tab, trick_len, leader, False, False)  # no card points
 
 
 @nb.njit(cache=True)
@@ -70,9 +67,9 @@ def solve_moves(hands, leader, trick, trick_len, trump, alone, tab, cards_out, v
     """Every legal card of the player to move (public ids) and its value; returns how many
     (-1 when the table's node budget ran out: simcore.solver.set_budget)."""
     _setup(hands, leader, trick, trick_len, trump, alone, 0b0101, tab)
-    k = move_values_of(tab, trick_len, leader, False, cards_out, values_out, False)
+    k = search.move_values_of(tab, trick_len, leader, False, cards_out, values_out, False)
     for i in range(k):
-        cards_out[i] = trump_card_to_public(narrow_card(cards_out[i]), trump)
+        cards_out[i] = trump_card_to_public(search.narrow_card(cards_out[i]), trump)
     return k
 
 
@@ -86,7 +83,7 @@ def _with_pickup(tab, dealer, upcard_solver, leader, dealer_maximises):
     (one boolean search), and solved exactly only when it beats it.  The table is shared by the
     six: their positions are all of the same game, so every stored bound stays true.
     """
-    h = tab[T_HANDS]
+    h = tab[search.T_HANDS]
     six = h[dealer] | np.uint64(1) << np.uint64(upcard_solver)
     inplay = six
     for s in range(4):
@@ -100,14 +97,14 @@ def _with_pickup(tab, dealer, upcard_solver, leader, dealer_maximises):
         if below and (six >> np.uint64(highest_bit(below))) & np.uint64(1):
             continue  # keeps the same cards as discarding the dealer's card just below it
         h[dealer] = six ^ low
-        hi = position_bound(tab, 0)
+        hi = search.position_bound(tab, 0)
         if best < 0:
-            best = value_between_of(tab, 0, leader, False, 0, hi, False)
+            best = search.value_between_of(tab, 0, leader, False, 0, hi, False)
         elif dealer_maximises:
-            if best < hi and at_least_of(tab, 0, leader, False, best + 1, False) == 1:
-                best = value_between_of(tab, 0, leader, False, best + 1, hi, False)
-        elif best > 0 and at_least_of(tab, 0, leader, False, best, False) != 1:
-            best = value_between_of(tab, 0, leader, False, 0, best - 1, False)
+            if best < hi and search.at_least_of(tab, 0, leader, False, best + 1, False) == 1:
+                best = search.value_between_of(tab, 0, leader, False, best + 1, hi, False)
+        elif best > 0 and search.at_least_of(tab, 0, leader, False, best, False) != 1:
+            best = search.value_between_of(tab, 0, leader, False, 0, best - 1, False)
     h[dealer] = six ^ np.uint64(1) << np.uint64(upcard_solver)  # leave the dealt hand
     return best
 
@@ -120,7 +117,7 @@ def _table_entry(hands, dealer, upcard, trump, alone, tab):
     _setup(hands, leader, NO_TRICK, 0, trump, alone, count, tab)
     dealer_out = alone >= 0 and (alone + 2) % 4 == dealer
     if upcard // 13 != trump or dealer_out:
-        return value_of(tab, 0, leader, False, False)
+        return search.value_of(tab, 0, leader, False, False)
     up = lowest_bit(to_solver(bit(upcard), trump))
     return _with_pickup(tab, dealer, up, leader, ((count >> dealer) & 1) == 1)
 

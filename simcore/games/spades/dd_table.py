@@ -19,9 +19,9 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simcore import solver as search
 from simcore.games.base import PolicyChoice, solve_tables
 from simcore.games.spades import solver
-from simcore.solver import table_of
 
 NO_TRICK = np.zeros(1, np.int64)
 
@@ -35,7 +35,7 @@ NOT_SOLVED = -1  # dd_nil entries the mode leaves unsolved: null in the table
 @nb.njit(parallel=True, cache=True, nogil=True)
 def _table_kernel(hands, dealer, must_break, mode, tables, dd_tricks, dd_nil):
     for i in nb.prange(hands.shape[0]):
-        tab = table_of(tables, nb.get_thread_id())
+        tab = search.table_of(tables, nb.get_thread_id())
         leader = (dealer[i] + 1) % 4
         dd_tricks[i] = solver.solve_value(hands[i], leader, NO_TRICK, 0, False, must_break, -1, tab)
         for s in range(4):

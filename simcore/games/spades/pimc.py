@@ -38,7 +38,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling
+from simcore import rng, sampling, solver as search
 from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
 from simcore.tricks import follow_mask
@@ -70,7 +70,6 @@ from simcore.games.spades.layout import (
     VIEW_SIZE,
 )
 from simcore.games.spades.scoring import score_side
-from simcore.solver import new_tables, set_budget, table_of
 
 DEFAULT_WORLDS = 20
 EXACT_CARDS = 7  # exact solves when the seat to play holds at most this many cards
@@ -94,7 +93,7 @@ NOTES = (
 
 # ---------------------------------------------------------------- the search context
 
-_new_tables = nb.njit(cache=True)(new_tables)
+_new_tables = nb.njit(cache=True)(search.new_tables)
 
 # context slots
 C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = 0, 1, 2, 3, 4, 5, 6, 7
@@ -108,8 +107,8 @@ def new_context(hands, passed, rules):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees), ``passed`` the blind-nil
     exchange, ``rules`` the rules vector."""
-    tab = table_of(_new_tables(1, solver.TABLE_BITS), 0)
-    set_budget(tab, BUDGET)
+    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
+    search.set_budget(tab, BUDGET)
     return (tab, sampling.new_scratch(MAX_STATES), np.zeros(N_SEATS, np.int64),
             np.zeros((3, N_SEATS), np.uint64), np.zeros(N_SEATS, np.uint64),
             np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),

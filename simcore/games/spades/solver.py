@@ -16,11 +16,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore import solver as search
 from simcore.cards import lowest_bit
-from simcore.solver import (
-    T_HANDS, T_STACK, at_least_of, move_values_of, narrow_card, new_tables as new_search_tables,
-    position_bound, setup, value_from_of, value_of, widen,
-)
 
 SPADES = 3
 NO_POINTS = np.zeros(64, np.int64)
@@ -30,7 +27,7 @@ GUESS_SPADE = 0.575  # ... per spade over theirs
 
 
 def new_tables(n: int = 1, log2_size: int = TABLE_BITS):
-    return new_search_tables(n, log2_size)
+    return search.new_tables(n, log2_size)
 
 
 @nb.njit(cache=True)
@@ -42,11 +39,11 @@ def _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     else:
         count = 1 << nil
         maxi = (1 << ((nil + 1) % 4)) | (1 << ((nil + 3) % 4))
-    setup(tab, 4, 0b1111, SPADES, SPADES if must_break else -1, count, maxi, 1, NO_POINTS)
-    h = tab[T_HANDS]
+    search.setup(tab, 4, 0b1111, SPADES, SPADES if must_break else -1, count, maxi, 1, NO_POINTS)
+    h = tab[search.T_HANDS]
     for s in range(4):
-        h[s] = widen(hands[s])
-    stack = tab[T_STACK]
+        h[s] = search.widen(hands[s])
+    stack = tab[search.T_STACK]
     for i in range(trick_len):
         c = trick[i]
         stack[i] = 16 * (c // 13) + c % 13
@@ -60,8 +57,8 @@ def solve_value(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     """Tricks won by seats 0+2 from here on (nil = -1), or the nil value of seat ``nil``."""
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
     if nil >= 0:
-        return value_of(tab, trick_len, leader, b, False)  # no card points
-    return value_from_of(tab, trick_len, leader, b, _first_target(hands, tab, trick_len),
+        return search.value_of(tab, trick_len, leader, b, False)  # no card points
+    return search.value_from_of(tab, trick_len, leader, b, _first_target(hands, tab, trick_len),
                                  False)
 
 
@@ -83,7 +80,7 @@ def _first_target(hands, tab, trick_len):
             m &= m - np.uint64(1)
             honours += sign * max(c % 13 - 8, 0)
             spades += sign * (c // 13 == SPADES)
-    guess = position_bound(tab, trick_len) / 2 + GUESS_HONOUR * honours + \
+    guess = search.position_bound(tab, trick_len) / 2 + GUESS_HONOUR * honours + \
         GUESS_SPADE * spades
     return np.int64(np.floor(guess + 0.5))
 
@@ -95,7 +92,7 @@ def nil_holds(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     the nil value, without the further searches that count a failing nil's tricks (on full
     deals the count costs 10-100 times the answer)."""
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
-    r = at_least_of(tab, trick_len, leader, b, 1, False)
+    r = search.at_least_of(tab, trick_len, leader, b, 1, False)
     return r if r < 0 else 1 - r
 
 
@@ -104,7 +101,7 @@ def solve_moves(hands, leader, trick, trick_len, broken, must_break, nil, tab, c
     """Every legal card of the player to move (public ids) and its value; returns how many
     (-1 when the table's node budget ran out: simcore.solver.set_budget)."""
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
-    k = move_values_of(tab, trick_len, leader, b, cards_out, values_out, False)
+    k = search.move_values_of(tab, trick_len, leader, b, cards_out, values_out, False)
     for i in range(k):
-        cards_out[i] = narrow_card(cards_out[i])
+        cards_out[i] = search.narrow_card(cards_out[i])
     return k

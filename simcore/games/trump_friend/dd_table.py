@@ -15,9 +15,9 @@ import numba as nb
 import numpy as np
 import polars as pl
 
+from simcore import solver as search
 from simcore.games.base import PolicyChoice, solve_tables
 from simcore.games.trump_friend import solver
-from simcore.solver import table_of
 
 NO_TRICK = np.zeros(1, np.int64)
 CALLS = 5
@@ -27,7 +27,7 @@ CALLS = 5
 def _table_kernel(hands, declarer, friend_seat, tables, dd_points, dd_solo):
     """``friend_seat`` (rows, 5): the friend's seat under each call (-1 none)."""
     for i in nb.prange(hands.shape[0]):
-        tab = table_of(tables, nb.get_thread_id())
+        tab = search.table_of(tables, nb.get_thread_id())
         d = declarer[i]
         leader = (d + 1) % 5
         for t in range(CALLS):

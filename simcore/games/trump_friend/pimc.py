@@ -28,7 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling
+from simcore import rng, sampling, solver as search
 from simcore.rng import shuffle
 from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
@@ -56,7 +56,6 @@ from simcore.games.trump_friend.layout import (
     VIEW_SIZE,
     public_mask,
 )
-from simcore.solver import new_tables, set_budget, table_of
 
 DEFAULT_WORLDS = 20
 EXACT_CARDS = 4  # exact solves when the seat to play holds at most this many cards
@@ -112,7 +111,7 @@ NOTES = (
 
 # ---------------------------------------------------------------- the search context
 
-_new_tables = nb.njit(cache=True)(new_tables)
+_new_tables = nb.njit(cache=True)(search.new_tables)
 
 C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = 0, 1, 2, 3, 4, 5, 6, 7
 C_TRICK, C_VOIDS, C_ST, C_HANDS, C_RVIEW, C_RHANDS, C_POINTS, C_DELTA = (
@@ -129,8 +128,8 @@ CALL_SUM, CALL_TIE, CALL_FRIEND = 0, 1, 2
 def new_context(hands):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees)."""
-    tab = table_of(_new_tables(1, solver.TABLE_BITS), 0)
-    set_budget(tab, BUDGET)
+    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
+    search.set_budget(tab, BUDGET)
     return (tab, sampling.new_scratch(MAX_STATES), np.zeros(HOLDERS, np.int64),
             np.zeros((3, HOLDERS), np.uint64), np.zeros(HOLDERS, np.uint64),
             np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),

@@ -12,11 +12,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from simcore import solver as search
 from simcore.games.trump_friend.layout import NO_TRUMP, TO_PUBLIC
-from simcore.solver import (
-    T_HANDS, T_STACK, move_values_of, narrow_card, new_tables as new_search_tables, setup,
-    value_of,
-)
 
 TABLE_BITS = 18  # the pimc kernels' tables (one per search policy's solve loop)
 # Single solves (``simcore.solve``, the DD-table kernel of ``simcore solve trump-friend``, one
@@ -43,7 +40,7 @@ POINTS = _points()
 def new_tables(n: int = 1, log2_size: int = SOLVE_TABLE_BITS):
     """Tables for single exact solves: with the cut-move memory (see simcore.solver.new_tables;
     the pimc kernels allocate theirs without it, so their budgeted solves are unchanged)."""
-    return new_search_tables(n, log2_size, True)
+    return search.new_tables(n, log2_size, True)
 
 
 @nb.njit(cache=True)
@@ -60,16 +57,16 @@ def to_solver(mask):
 
 @nb.njit(cache=True)
 def card_to_public(c):
-    return TO_PUBLIC[narrow_card(c)]
+    return TO_PUBLIC[search.narrow_card(c)]
 
 
 @nb.njit(cache=True)
 def _setup(hands, leader, trick, trick_len, trump, team, tab):
-    setup(tab, 5, 0b11111, -1 if trump == NO_TRUMP else trump, -1, team, team, 0, POINTS)
-    h = tab[T_HANDS]
+    search.setup(tab, 5, 0b11111, -1 if trump == NO_TRUMP else trump, -1, team, team, 0, POINTS)
+    h = tab[search.T_HANDS]
     for s in range(5):
         h[s] = to_solver(hands[s])
-    stack = tab[T_STACK]
+    stack = tab[search.T_STACK]
     for i in range(trick_len):
         c = trick[i]
         stack[i] = 16 * (c // 13) + (c % 13 + 11) % 13
@@ -79,7 +76,7 @@ def _setup(hands, leader, trick, trick_len, trump, team, tab):
 def solve_value(hands, leader, trick, trick_len, trump, team, tab):
     """Card points won by the seats of ``team`` from here on (current trick included)."""
     _setup(hands, leader, trick, trick_len, trump, team, tab)
-    return value_of(tab, trick_len, leader, False, True)  # cards carry points
+    return search.value_of(tab, trick_len, leader, False, True)  # cards carry points
 
 
 @nb.njit(cache=True)
@@ -87,7 +84,7 @@ def solve_moves(hands, leader, trick, trick_len, trump, team, tab, cards_out, va
     """Every legal card of the player to move (public ids) and its value; returns how many
     (-1 when the table's node budget ran out: simcore.solver.set_budget)."""
     _setup(hands, leader, trick, trick_len, trump, team, tab)
-    k = move_values_of(tab, trick_len, leader, False, cards_out, values_out, True)
+    k = search.move_values_of(tab, trick_len, leader, False, cards_out, values_out, True)
     for i in range(k):
         cards_out[i] = card_to_public(cards_out[i])
     return k
