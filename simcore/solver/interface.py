@@ -107,11 +107,10 @@ def value_from_of(tab, tlen, leader, broken, first, points):
 def at_least_of(tab, tlen, leader, broken, target, points):
     """One boolean search of the position set up in tab: 1 if the maximising side gets at
     least ``target`` from here with best play (a nil: if the nil seat can be made to take
-    ``target``
-    tricks), 0 if not, -1 when the node budget ran out.  Far cheaper than the exact value
+    ``target`` tricks), 0 if not, -1 when the node budget ran out.  Far cheaper than the exact value
     when only a threshold matters: whether a nil holds (``target`` = 1), whether a side wins."""
     ok = can_reach(tab, np.int64(tlen), np.int64(leader), np.bool_(broken), np.int64(target),
-                 np.int64(tlen), points)
+                   np.int64(tlen), points)
     tab[T_COUNTERS][N_SEARCHES] += 1
     if tab[T_COUNTERS][N_ABORTED]:
         return -1
@@ -126,8 +125,8 @@ def value_between_of(tab, tlen, leader, broken, lo, hi, points):
 
 @nb.njit(inline="always", cache=True)
 def _around(value, hi, maxing):
-    """(lo, hi, first threshold) for a card's value when the position is worth v and the
-    card's value lies in 0..hi: at most v for a maximising mover, at least v otherwise."""
+    """(lo, hi, first threshold) for a card's value when the position is worth ``value`` and
+    the card's value lies in 0..hi: at most that for a maximising mover, at least it otherwise."""
     if maxing:
         top = min(max(value, 0), hi)
         return 0, top, top

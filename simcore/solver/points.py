@@ -317,5 +317,5 @@ def points_gap(keys, slot, keybuf):
     down = 2 * popcount(e2 & eq) + popcount(e2 & q1) + popcount(e1 & eq)
     up = 2 * popcount(q2 & ee) + popcount(q2 & e1) + popcount(q1 & ee)
     ld, lu = counts_gap(keybuf[K_COUNTS] - _top_counts(keybuf, top, q1, q2),
-                         keys[slot, K_COUNTS] - _top_counts(keybuf, top, e1, e2))
+                        keys[slot, K_COUNTS] - _top_counts(keybuf, top, e1, e2))
     return down + ld, up + lu
