@@ -13,10 +13,10 @@
 * Trump Friend: one exact solve of a full deal (5 x 10 cards; ``--trump-friend-cards K`` for
   endings of K cards a seat) per trump call 0..4, the declarer's team = the declarer + the
   holder of the highest card of the call it lacks; on a table of the size ``simcore.solve``
-  and ``simcore solve trump-friend`` use (``solver.new_tables``' default,
+  and ``simcore solve trump-friend`` use (``trump_friend.new_tables``' default,
   ``SOLVE_TABLE_BITS``: 2**20 entries).
 
-Nodes searched per solve are the search's own counter (``simcore.search.nodes``).  Times are
+Nodes searched per solve are the search's own counter (``simcore.solver.nodes``).  Times are
 the solving thread's CPU time (``time.thread_time``), ours and DDS's alike (DDS solves in the
 calling thread): on a machine shared with other jobs, wall-clock times mostly measure the wait
 for a core.
@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 
-from simcore import search
+from simcore import solver
 from simcore.games.euchre import solver as euchre
 from simcore.games.spades import solver as spades
 from simcore.games.trump_friend import solver as trump_friend
@@ -70,7 +70,7 @@ def row(label, times, nodes, extra=""):
 
 
 def bench_spades(rng, n, cards, must_break, nil, with_dds):
-    tab = search.table_of(spades.new_tables(1), 0)
+    tab = solver.table_of(spades.new_tables(1), 0)
     warm, _ = deal_masks(rng, 4, cards)
     spades.solve_value(warm, 0, NO_TRICK, 0, False, must_break, nil, tab)
     if with_dds:
@@ -83,7 +83,7 @@ def bench_spades(rng, n, cards, must_break, nil, with_dds):
         t = time.thread_time()
         v = spades.solve_value(hands, 0, NO_TRICK, 0, False, must_break, nil, tab)
         ours.append(time.thread_time() - t)
-        nodes.append(search.nodes(tab))
+        nodes.append(solver.nodes(tab))
         if with_dds:
             deal = Deal(pbn(hands), first=Player.north, trump=Denom.spades)
             t = time.thread_time()
@@ -96,11 +96,11 @@ def bench_spades(rng, n, cards, must_break, nil, with_dds):
 def bench_spades_nil(rng, n, cards, budget):
     """Per deal (breaking on, seat 0 leading): the trick count, then the nil of seats 0..3,
     each timed on its own (the five solves of a deal's `simcore solve spades` row)."""
-    tab = search.table_of(spades.new_tables(1), 0)
+    tab = solver.table_of(spades.new_tables(1), 0)
     warm, _ = deal_masks(rng, 4, cards)
     for nil in (-1, 0):
         spades.solve_value(warm, 0, NO_TRICK, 0, False, True, nil, tab)
-    search.set_budget(tab, budget)
+    solver.set_budget(tab, budget)
     times = {"tricks": [], "nil": []}
     nodes = {"tricks": [], "nil": []}
     out = 0
@@ -111,14 +111,14 @@ def bench_spades_nil(rng, n, cards, budget):
             spades.solve_value(hands, 0, NO_TRICK, 0, False, True, nil, tab)
             kind = "tricks" if nil < 0 else "nil"
             times[kind].append(time.thread_time() - t)
-            nodes[kind].append(search.nodes(tab))
-            out += search.aborted(tab)
-    search.set_budget(tab, 0)
+            nodes[kind].append(solver.nodes(tab))
+            out += solver.aborted(tab)
+    solver.set_budget(tab, 0)
     return times, nodes, out
 
 
 def bench_euchre(rng, n):
-    tab = search.table_of(euchre.new_tables(1), 0)
+    tab = solver.table_of(euchre.new_tables(1), 0)
     deck = [13 * s + r for s in range(4) for r in range(7, 13)]
     out = np.zeros(euchre.N_TABLE, np.int64)
     deals = []
@@ -135,7 +135,7 @@ def bench_euchre(rng, n):
         for trump in range(4):
             for alone in range(-1, 4):
                 euchre._table_entry(hands, dealer, upcard, trump, alone, tab)
-                nodes.append(search.nodes(tab))
+                nodes.append(solver.nodes(tab))
     return n / elapsed, elapsed, nodes
 
 
@@ -153,7 +153,7 @@ def friend_team(hands, declarer, trump):
 
 
 def bench_trump_friend(rng, n, cards=10):
-    tab = search.table_of(trump_friend.new_tables(1), 0)
+    tab = solver.table_of(trump_friend.new_tables(1), 0)
     warm, _ = deal_masks(rng, 5, 3)
     trump_friend.solve_value(warm, 1, NO_TRICK, 0, 0, 1, tab)
     times, nodes = [], []
@@ -165,7 +165,7 @@ def bench_trump_friend(rng, n, cards=10):
             t = time.thread_time()
             trump_friend.solve_value(hands, (declarer + 1) % 5, NO_TRICK, 0, trump, team, tab)
             times.append(time.thread_time() - t)
-            nodes.append(search.nodes(tab))
+            nodes.append(solver.nodes(tab))
     return times, nodes
 
 

@@ -1,7 +1,7 @@
 """Keep Numba's disk cache true to the sources.
 
 Numba's ``cache=True`` keys each cached kernel on its own source file only.  A kernel that
-calls jitted code of another file (every solver and search policy calls ``simcore/search.py``,
+calls jitted code of another file (every solver and search policy calls ``simcore/solver/``,
 every engine ``simcore/tricks.py`` or ``simcore/melds.py``) is loaded from the cache unchanged
 after that other file changed, so it would go on running the old code.  So on import simcore
 compares a digest of all its ``.py`` sources with the one its cache was made from

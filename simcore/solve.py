@@ -3,7 +3,7 @@
 Open hands: every seat sees every card (and, in a game with hidden partnerships, knows the
 teams) and plays perfectly for its side; the value is what the side gets then.  Real play,
 where each seat sees only its own cards, can score more or less for either side.  The contract
-is docs/solving.md; the search is :mod:`simcore.search`; each game's ``Game.position_solver``
+is docs/solving.md; the search is :mod:`simcore.solver`; each game's ``Game.position_solver``
 (:class:`~simcore.games.solving.PositionSolver`) reads its own keywords and runs its kernels.
 """
 

@@ -165,9 +165,9 @@ def test_four_dd_seats_score_the_open_hand_value():
     the pickup and discard made) gives, as the players maximise their side's points."""
     df = run(["dd"], count=60, seed=5).hands().collect().filter(pl.col("maker") >= 0)
     tab = solver.new_tables(1)
-    from simcore import search
+    from simcore.solver import table_of
 
-    t = search.table_of(tab, 0)
+    t = table_of(tab, 0)
     checked = 0
     for row in df.iter_rows(named=True):
         if row["alone_maker"] >= 0 and row["alone_defender"] >= 0:

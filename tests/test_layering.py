@@ -25,8 +25,8 @@ LAYERS = [
     ("cards", ["simcore.cards", "simcore.rng", "simcore.card_columns"]),
     # the Python values of simulate's and solve's options, read into the command line's forms
     ("arguments", ["simcore.arguments"]),
-    ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.search",
-                 "simcore.sampling"]),
+    ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.solver",
+                 "simcore.solver.*", "simcore.sampling"]),
     # the game packages (rules, layouts, engines, policies, solver.py, show.py, advice.py),
     # their registry and shared records (base, solving, showing, advising), and the solver facade
     ("games", ["simcore.games", "simcore.games.*", "simcore.solve"]),

@@ -1,4 +1,4 @@
-"""The cut-move memory (simcore.search._memo_slot) orders moves only: Trump Friend solves with
+"""The cut-move memory (simcore.solver.cut_memory) orders moves only: Trump Friend solves with
 and without it give the same values on random positions (trick boundaries and partial tricks),
 and with it a solve searches the same nodes whatever the table solved before."""
 
@@ -9,8 +9,9 @@ import random
 import pytest
 
 from reference.tf_positions import random_position
-from simcore import search
+from simcore import solver
 from simcore.games.trump_friend import solver as tf
+from simcore.solver.context import MEMO_SERIALS, N_SERIAL, T_COUNTERS, T_CUTS
 
 BITS = 14
 
@@ -18,7 +19,7 @@ BITS = 14
 def _solve(tab, position):
     masks, leader, trick, tlen, trump, team = position
     v = tf.solve_value(masks, leader, trick, tlen, trump, team, tab)
-    return int(v), int(search.nodes(tab))
+    return int(v), int(solver.nodes(tab))
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +29,9 @@ def positions():
 
 
 def test_values_are_the_same_with_and_without_the_memory(positions):
-    plain = search.table_of(search.new_tables(1, BITS), 0)
-    memo = search.table_of(search.new_tables(1, BITS, True), 0)
-    assert plain[search.T_CUTS].shape[0] == 1 and memo[search.T_CUTS].shape[0] == 1 << BITS
+    plain = solver.table_of(solver.new_tables(1, BITS), 0)
+    memo = solver.table_of(solver.new_tables(1, BITS, True), 0)
+    assert plain[T_CUTS].shape[0] == 1 and memo[T_CUTS].shape[0] == 1 << BITS
     fewer = 0
     for p in positions:
         v0, n0 = _solve(plain, p)
@@ -41,8 +42,8 @@ def test_values_are_the_same_with_and_without_the_memory(positions):
 
 
 def test_node_counts_do_not_depend_on_earlier_solves(positions):
-    fresh = [_solve(search.table_of(search.new_tables(1, BITS, True), 0), p) for p in positions[:40]]
-    tab = search.table_of(search.new_tables(1, BITS, True), 0)
+    fresh = [_solve(solver.table_of(solver.new_tables(1, BITS, True), 0), p) for p in positions[:40]]
+    tab = solver.table_of(solver.new_tables(1, BITS, True), 0)
     for p in positions[40:]:  # other solves first, leaving their entries in the memory
         _solve(tab, p)
     again = [_solve(tab, p) for p in positions[:40]]
@@ -50,9 +51,9 @@ def test_node_counts_do_not_depend_on_earlier_solves(positions):
 
 
 def test_the_memory_clears_when_its_solve_serial_wraps(positions):
-    tab = search.table_of(search.new_tables(1, BITS, True), 0)
+    tab = solver.table_of(solver.new_tables(1, BITS, True), 0)
     first = _solve(tab, positions[0])
     _solve(tab, positions[1])
-    tab[search.T_COUNTERS][search.N_SERIAL] = search.MEMO_SERIALS  # the next solve wraps to 0
+    tab[T_COUNTERS][N_SERIAL] = MEMO_SERIALS  # the next solve wraps to 0
     assert _solve(tab, positions[0]) == first
-    assert tab[search.T_COUNTERS][search.N_SERIAL] == 1
+    assert tab[T_COUNTERS][N_SERIAL] == 1

@@ -1,12 +1,14 @@
-"""The trick-count table key built by look-ups (search._make_key_tricks) equals the generic
-card-by-card key (search._make_key) on random four-seat positions."""
+"""The trick-count table key built by look-ups (simcore.solver.keys.make_key_tricks) equals
+the generic card-by-card key (keys.make_key) on random four-seat positions."""
 
 import random
 
 import numpy as np
 
-from simcore import search
+from simcore import solver
 from simcore.games.spades import solver as spades
+from simcore.solver import keys
+from simcore.solver.context import KEY_WORDS, T_CTX
 
 
 def _random_position(rng, per_seat, top_strength):
@@ -17,12 +19,12 @@ def _random_position(rng, per_seat, top_strength):
 
 
 def test_make_key_tricks_equals_make_key():
-    tab = search.table_of(spades.new_tables(1, 10), 0)
-    search.setup(tab, 4, 0b1111, 3, 3, 0b0101, 0b0101, 1, np.zeros(64, np.int64))
-    ctx = tab[search.T_CTX]
+    tab = solver.table_of(spades.new_tables(1, 10), 0)
+    solver.setup(tab, 4, 0b1111, 3, 3, 0b0101, 0b0101, 1, np.zeros(64, np.int64))
+    ctx = tab[T_CTX]
     rng = random.Random(5)
-    fast = np.zeros(search.KEY_WORDS, np.uint64)
-    slow = np.zeros(search.KEY_WORDS, np.uint64)
+    fast = np.zeros(KEY_WORDS, np.uint64)
+    slow = np.zeros(KEY_WORDS, np.uint64)
     for i in range(3000):
         per_seat = rng.randrange(0, 14) if i % 3 else rng.randrange(0, 17)
         top = 12 if i % 3 else 15  # strengths 14-15 take the generic path
@@ -30,7 +32,7 @@ def test_make_key_tricks_equals_make_key():
         leader, broken = rng.randrange(4), bool(rng.randrange(2))
         slow[:] = 0
         fast[:] = 7
-        h_slow = search._make_key(ctx, hands, leader, broken, slow)
-        h_fast = search._make_key_tricks(ctx, hands, leader, broken, fast)
+        h_slow = keys.make_key(ctx, hands, leader, broken, slow)
+        h_fast = keys.make_key_tricks(ctx, hands, leader, broken, fast)
         assert h_fast == h_slow
         assert list(fast) == list(slow), (i, hands)

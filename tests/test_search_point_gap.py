@@ -1,5 +1,5 @@
-"""Table entries across point counts (simcore.search._counts_gap, _points_gap; docs/solving.md
-"Entries across point counts"): a single Trump Friend solve may settle a position with an
+"""Table entries across point counts (simcore.solver.points.counts_gap, points_gap;
+docs/solving.md "Entries across point counts"): a single Trump Friend solve may settle a position with an
 entry whose point cards sit differently, its bounds widened by the points that differ.  The
 values must be exactly those of the exact keys (the search policies' tables).  simcore.solve
 solves on single-solve tables, so test_solve_trump_friend.py's oracle sweeps check the
@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 from reference.tf_positions import random_position
-from simcore import search
+from simcore import solver
 from simcore.games.trump_friend import solver as tf
+from simcore.solver.context import C_GAP, T_CTX
+from simcore.solver.points import counts_gap
 
 BITS = 16
 
@@ -26,7 +28,7 @@ def _field(seat: int, suit: int, ones: int, two: int) -> int:
 
 def test_equal_counts_leave_the_entry_as_it_is():
     w = np.uint64(_field(0, 1, 2, 1) | _field(3, 2, 1, 0))
-    assert search._counts_gap(w, w) == (0, 0)
+    assert counts_gap(w, w) == (0, 0)
 
 
 @pytest.mark.parametrize("position,entry,gap", [
@@ -40,25 +42,25 @@ def test_equal_counts_leave_the_entry_as_it_is():
 def test_the_gap_pairs_the_tokens_sorted_by_points(position, entry, gap):
     a = np.uint64(_field(*position))
     b = np.uint64(_field(*entry))
-    assert search._counts_gap(a, b) == gap
-    assert search._counts_gap(b, a) == gap[::-1]
+    assert counts_gap(a, b) == gap
+    assert counts_gap(b, a) == gap[::-1]
 
 
 def test_values_equal_those_of_exact_keys():
     """Single-solve tables (the cut-move memory, so C_GAP) against tables without (exact keys)
     on random positions of 6-8 cards a seat: the same value every time, fewer nodes overall."""
-    exact = search.table_of(search.new_tables(1, BITS), 0)
-    wide = search.table_of(search.new_tables(1, BITS, True), 0)
+    exact = solver.table_of(solver.new_tables(1, BITS), 0)
+    wide = solver.table_of(solver.new_tables(1, BITS, True), 0)
     rng = random.Random(17)
     nodes = [0, 0]
     for _ in range(60):
         masks, leader, trick, tlen, trump, team = random_position(rng, rng.choice((6, 7, 8)), max_trick=4)
         v0 = tf.solve_value(masks, leader, trick, tlen, trump, team, exact)
-        nodes[0] += search.nodes(exact)
+        nodes[0] += solver.nodes(exact)
         v1 = tf.solve_value(masks, leader, trick, tlen, trump, team, wide)
-        nodes[1] += search.nodes(wide)
+        nodes[1] += solver.nodes(wide)
         assert v1 == v0
-    assert exact[search.T_CTX][search.C_GAP] == 0 and wide[search.T_CTX][search.C_GAP] == 1
+    assert exact[T_CTX][C_GAP] == 0 and wide[T_CTX][C_GAP] == 1
     assert nodes[1] < nodes[0]
 
 
@@ -67,8 +69,8 @@ def test_every_card_value_equals_that_of_exact_keys():
     entries across point counts at the three-card boundaries) on 300 positions of 4-5 cards a
     seat: the same as with exact keys.  A widening that fell back to the unwidened bounds gave
     a wrong card value in 5% of four-card endings."""
-    exact = search.table_of(search.new_tables(1, BITS), 0)
-    wide = search.table_of(search.new_tables(1, BITS, True), 0)
+    exact = solver.table_of(solver.new_tables(1, BITS), 0)
+    wide = solver.table_of(solver.new_tables(1, BITS, True), 0)
     rng = random.Random(18)
     cards = np.zeros((2, 16), np.int64)
     values = np.zeros((2, 16), np.int64)

@@ -254,8 +254,8 @@ def test_bad_input_is_one_clear_line(game, hands, kwargs, why):
 
 
 # ----------------------------------------------------------------------- the nil objective
-# The nil search has its own bounds at trick boundaries (simcore.search._nil_sure, _nil_most,
-# _nil_safe) and move order (_nil_score); these check them against the oracle for every seat.
+# The nil search has its own bounds at trick boundaries (simcore.solver.nil: _nil_sure,
+# _nil_most, _nil_safe) and move order (nil_score); these check them against the oracle for every seat.
 
 
 def nil_endings(k: int, count: int, seed: int, boundary_share: float = 0.5):
@@ -299,17 +299,18 @@ def nil_bounds(p):
 def nil_bounds_of(hands, leader, s, broken=False, must_break=True):
     import numpy as np
 
-    from simcore import search
     from simcore.games.spades import solver
+    from simcore.solver import nil, table_of
+    from simcore.solver.context import T_CTX, T_HANDS
 
-    tab = search.table_of(solver.new_tables(1, 6), 0)
+    tab = table_of(solver.new_tables(1, 6), 0)
     solver._setup(np.array(hands, np.uint64), leader, np.zeros(1, np.int64), 0, broken,
                   must_break, s, tab)
-    ctx, held = tab[search.T_CTX], tab[search.T_HANDS]
-    sure, _ = search._nil_sure(ctx, held, s)
-    most, _ = search._nil_most(ctx, held, s)
-    safe, _ = search._nil_safe(ctx, held, s, leader)
-    dead, _ = search._nil_dead(ctx, held, s)
+    ctx, held = tab[T_CTX], tab[T_HANDS]
+    sure, _ = nil._nil_sure(ctx, held, s)
+    most, _ = nil._nil_most(ctx, held, s)
+    safe, _ = nil._nil_safe(ctx, held, s, leader)
+    dead, _ = nil._nil_dead(ctx, held, s)
     return int(sure), int(most), bool(safe), int(dead)
 
 

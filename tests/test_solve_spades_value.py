@@ -9,12 +9,12 @@ import random
 import numpy as np
 
 from reference import open_hand as oracle
-from simcore import search
 from simcore.cards import hand_from_cards
 from simcore.games.spades import solver
+from simcore.solver import table_of
 
 GAME = "spades"
-TAB = search.table_of(solver.new_tables(1), 0)
+TAB = table_of(solver.new_tables(1), 0)
 
 
 def value_of(hands, leader, trick=(), must_break=True, broken=False):

@@ -150,20 +150,22 @@ def sure_points(p):
     lower point trumps too) sure points at the trick-boundary position p; and the points in play."""
     import numpy as np
 
-    from simcore import search
     from simcore.games.trump_friend import solver
+    from simcore.solver import points, table_of
+    from simcore.solver.context import T_CTX, T_HANDS
+    from simcore.solver.position import cards_in_hands, points_of
 
-    tab = search.table_of(solver.new_tables(1, 6), 0)
+    tab = table_of(solver.new_tables(1, 6), 0)
     team = sum(1 << s for s in p.state["team"])
     solver._setup(np.array(p.hands, np.uint64), p.leader, np.zeros(1, np.int64), 0,
                   p.state["trump"], team, tab)
-    ctx, held = tab[search.T_CTX], tab[search.T_HANDS]
+    ctx, held = tab[T_CTX], tab[T_HANDS]
     sides = []
     for side in (1, 0):
-        top, _ = search._sure_points(ctx, held, side)
-        lower, _ = search._sure_lower_points(ctx, held, side, top, 0)  # need 0: always counted
+        top, _ = points.sure_points(ctx, held, side)
+        lower, _ = points.sure_lower_points(ctx, held, side, top, 0)  # need 0: always counted
         sides.append((int(top), int(lower)))
-    return sides[0], sides[1], int(search._mask_points(ctx, search._union(ctx, held)))
+    return sides[0], sides[1], int(points_of(ctx, cards_in_hands(ctx, held)))
 
 
 def trump_endings(k: int, count: int, seed: int):

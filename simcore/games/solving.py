@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from simcore import search
+from simcore import solver as search
 from simcore.errors import SimcoreError
 
 

@@ -39,7 +39,7 @@ import types
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling, search
+from simcore import rng, sampling, solver as search
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
 from simcore.errors import SimcoreError
 from simcore.games.euchre import engine, policies, solver

@@ -1,4 +1,4 @@
-"""Euchre open-hand solver: public cards onto the generic search of :mod:`simcore.search`.
+"""Euchre open-hand solver: public cards onto the generic search of :mod:`simcore.solver`.
 
 Cards go public -> base -> trump order (:mod:`simcore.games.euchre.deck`), where the right and
 left bowers are strengths 7 and 6 of the trump suit (EU-3, EU-4: the left bower is a trump for
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import search
+from simcore import solver as search
 from simcore.cards import bit, highest_bit, lowest_bit
 from simcore.errors import SimcoreError
 from simcore.games import solving
@@ -67,7 +67,7 @@ def solve_value(hands, leader, trick, trick_len, trump, alone, tab):
 @nb.njit(cache=True)
 def solve_moves(hands, leader, trick, trick_len, trump, alone, tab, cards_out, values_out):
     """Every legal card of the player to move (public ids) and its value; returns how many
-    (-1 when the table's node budget ran out: simcore.search.set_budget)."""
+    (-1 when the table's node budget ran out: simcore.solver.set_budget)."""
     _setup(hands, leader, trick, trick_len, trump, alone, 0b0101, tab)
     k = search.move_values_of(tab, trick_len, leader, False, cards_out, values_out, False)
     for i in range(k):

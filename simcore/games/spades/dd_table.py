@@ -19,7 +19,7 @@ import numba as nb
 import numpy as np
 import polars as pl
 
-from simcore import search
+from simcore import solver as search
 from simcore.games.base import PolicyChoice, solve_tables
 from simcore.games.spades import solver
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling, search
+from simcore import rng, sampling, solver as search
 from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
 from simcore.tricks import follow_mask

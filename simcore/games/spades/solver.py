@@ -1,4 +1,4 @@
-"""Spades open-hand solver: public cards onto the generic search of :mod:`simcore.search`.
+"""Spades open-hand solver: public cards onto the generic search of :mod:`simcore.solver`.
 
 Spades are trump (SP-2, SP-10); with ``must_break`` (rules option ``must_break_spades``, SP-7)
 spades may not be led until broken unless the leader holds only spades, and any spade played
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import search
+from simcore import solver as search
 from simcore.cards import lowest_bit
 from simcore.games import solving
 
@@ -100,7 +100,7 @@ def nil_holds(hands, leader, trick, trick_len, broken, must_break, nil, tab):
 @nb.njit(cache=True)
 def solve_moves(hands, leader, trick, trick_len, broken, must_break, nil, tab, cards_out, values_out):
     """Every legal card of the player to move (public ids) and its value; returns how many
-    (-1 when the table's node budget ran out: simcore.search.set_budget)."""
+    (-1 when the table's node budget ran out: simcore.solver.set_budget)."""
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
     k = search.move_values_of(tab, trick_len, leader, b, cards_out, values_out, False)
     for i in range(k):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling, search
+from simcore import rng, sampling, solver as search
 from simcore.rng import shuffle
 from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask

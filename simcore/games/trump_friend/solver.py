@@ -1,4 +1,4 @@
-"""Trump Friend open-hand solver: public cards onto the generic search of :mod:`simcore.search`.
+"""Trump Friend open-hand solver: public cards onto the generic search of :mod:`simcore.solver`.
 
 Five seats, ranks 3-2-A-K-...-4 (TF-3: the internal strength is the public rank minus two,
 mod 13), follow suit (TF-7), trump 0-3 or 4 = no trump, in which off-suit cards never win
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import search
+from simcore import solver as search
 from simcore.errors import SimcoreError
 from simcore.games import solving
 from simcore.games.trump_friend.layout import NO_TRUMP, TO_PUBLIC
@@ -40,7 +40,7 @@ POINTS = _points()
 
 
 def new_tables(n: int = 1, log2_size: int = SOLVE_TABLE_BITS):
-    """Tables for single exact solves: with the cut-move memory (see simcore.search.new_tables;
+    """Tables for single exact solves: with the cut-move memory (see simcore.solver.new_tables;
     the pimc kernels allocate theirs without it, so their budgeted solves are unchanged)."""
     return search.new_tables(n, log2_size, True)
 
@@ -84,7 +84,7 @@ def solve_value(hands, leader, trick, trick_len, trump, team, tab):
 @nb.njit(cache=True)
 def solve_moves(hands, leader, trick, trick_len, trump, team, tab, cards_out, values_out):
     """Every legal card of the player to move (public ids) and its value; returns how many
-    (-1 when the table's node budget ran out: simcore.search.set_budget)."""
+    (-1 when the table's node budget ran out: simcore.solver.set_budget)."""
     _setup(hands, leader, trick, trick_len, trump, team, tab)
     k = search.move_values_of(tab, trick_len, leader, False, cards_out, values_out, True)
     for i in range(k):
