@@ -23,6 +23,7 @@ PACKAGES = ("simcore", "analyses")
 LAYERS = [
     ("base", ["simcore.errors", "simcore.version", "simcore._cache"]),
     ("cards", ["simcore.cards", "simcore.rng"]),
+    ("frames", ["simcore.frames"]),  # polars card expressions and per-seat rows over u64 hands
     ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.search",
                  "simcore.sampling"]),
     # the game packages (rules, layouts, engines, policies, solver.py), their registry, and
