@@ -24,7 +24,7 @@ import polars as pl
 
 from analyses import common
 from analyses.levels import Claim, deal_identity, mean_claim
-from analyses.stats import cluster_difference, grouped_means
+from analyses.stats import cluster_difference, cluster_means, grouped_means
 from simcore.errors import SimcoreError
 from simcore.frames import seat_rows
 
@@ -88,7 +88,8 @@ def analyse(runs: list, data) -> common.Analysis:
                                                             "a speto is worth nothing"), MARGIN,
                             std=(hi - lo) / 3.92 * np.sqrt(g) if np.isfinite(hi - lo) else float("nan"),
                             caveat=CAUSE, identity=ident))
-        held = grouped_means(f, ["spetos"], ["score", "inhand"]).with_columns(pl.lit(n).alias("players"))
+        held = cluster_means(f, ["spetos"], "score").join(
+            cluster_means(f, ["spetos"], "inhand").drop("n", "deals"), on="spetos").with_columns(pl.lit(n).alias("players"))
         speto_rows.append(held.with_columns(pl.lit(d).alias("one_minus_none"), pl.lit(lo).alias("one_minus_none_low"),
                                             pl.lit(hi).alias("one_minus_none_high")))
     first_table = pl.DataFrame(first_rows)
@@ -171,4 +172,4 @@ def _speto_panel(t: pl.DataFrame, column: str, label: str) -> common.Panel:
         ax.set_ylabel(f"mean {label}")
         ax.legend(fontsize=7)
 
-    return common.Panel(f"Mean {label} by spetos dealt (95% t)", g.height, draw)
+    return common.Panel(f"Mean {label} by spetos dealt (95%, clustered by deal)", g.height, draw)

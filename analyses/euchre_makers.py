@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from analyses import common
-from analyses.levels import mean_claim
+from analyses.levels import level_label, mean_claim
 from analyses.stats import grouped_means
 from simcore.errors import SimcoreError
 from simcore.frames import bit_of, seat_value
@@ -129,8 +129,8 @@ def rule_words(grid: pl.DataFrame, place: int, verb: str) -> str:
             threshold = t
         else:
             break
-    text = f"{PLACES[place]}: {verb} " + (f"with {threshold}+ trumps" if threshold is not None
-                                          else "with no number of trumps in every holding")
+    text = f"{PLACES[place]}: " + (f"{verb} with {threshold}+ trumps" if threshold is not None
+                                   else "no number of trumps pays in every holding")
     below = []
     for t in sorted(g["trumps"].unique().to_list(), reverse=True):
         if threshold is not None and t >= threshold:
@@ -140,7 +140,7 @@ def rule_words(grid: pl.DataFrame, place: int, verb: str) -> str:
             continue
         below.append(f"{t} {_condition(cells)}")
     if below:
-        text += ", or " + ", or ".join(below)
+        text += (", or " if threshold is not None else "; it pays with ") + ", or ".join(below)
     return text
 
 
@@ -182,7 +182,8 @@ def analyse(runs: list, data) -> common.Analysis:
         tables[f"{NAME}_order"] = grid
         places = sorted(deals["place"].unique().to_list())
         claims += _claims(deals, "order", "Order up instead of passing", places,
-                          ("pass", "order up", "the same"), f"{level}: the other seats as the policies bid")
+                          ("pass", "order up", "the same"),
+                          f"{level_label(first.manifest)} play; the other seats bid as their policy")
         note = (f"{level}; rules {rules}. Each cell: the seat's side's net points a hand, order − pass on the same "
                 f"deal (what-if), deals where the seats before it passed; n below; * = 95% interval excludes 0; "
                 f"cells of n < {common.MIN_N} left blank. Trumps count the left bower; the dealer's after the pickup.")
@@ -202,7 +203,8 @@ def analyse(runs: list, data) -> common.Analysis:
         places = sorted(deals["place"].unique().to_list())
         claims += _claims(deals.filter(pl.col("bid_round") == 1), "alone",
                           "Going alone instead of with the partner (ordered up)", places,
-                          ("play with the partner", "go alone", "the same"), f"{level}: the makers the policies chose")
+                          ("play with the partner", "go alone", "the same"),
+                          f"{level_label(first.manifest)} play; the makers its bidding chose")
         note = (f"{level}; rules {rules}. Each cell: the makers' net points a hand, alone − with the partner on the "
                 f"same deal (what-if alone), for the maker the bidding chose; n below; * = 95% interval excludes 0; "
                 f"cells of n < {common.MIN_N} left blank.")

@@ -41,6 +41,7 @@ from analyses.stats import mean_interval, rate_difference, t_interval, verdict, 
 from simcore.errors import SimcoreError
 
 OPEN_HAND = "open-hand"
+MAX_PANELS = 4
 
 
 @dataclass
@@ -342,13 +343,17 @@ def differences_table(diffs: list[Difference]) -> pl.DataFrame:
                                       "margin": pl.Float64, "verdict": pl.String})
 
 
-def claim_markdown(per_level, diffs: list[Difference]) -> list[str]:
+def claim_markdown(per_level, diffs: list[Difference], compared_only: bool = False) -> list[str]:
     """A Markdown table: one row per question × level (estimate, n, verdict) and, for the
-    levels after the first, the difference from the first."""
+    levels after the first, the difference from the first; ``compared_only``: only the
+    questions answered at two levels or more.  ``per_level``: (level or label, claims) pairs."""
+    per_level = [(lv if hasattr(lv, "label") else Level(str(lv), None, []), claims) for lv, claims in per_level]
     by = {(d.key, d.other): d for d in diffs}
     lines = ["| question | level | estimate [95% CI] | n | answer | difference from "
              f"{per_level[0][0].label} [95% CI] |", "| --- | --- | --- | --- | --- | --- |"]
     keys = list(dict.fromkeys(c.key for _, claims in per_level for c in claims))
+    if compared_only:
+        keys = [k for k in keys if sum(1 for _, claims in per_level for c in claims if c.key == k) >= 2]
     for key in keys:
         for lv, claims in per_level:
             for c in claims:
@@ -362,10 +367,17 @@ def claim_markdown(per_level, diffs: list[Difference]) -> list[str]:
 
 
 def levels_figure(per_level, title: str, note: str):
-    """One panel per question answered at two levels or more (at most four): each level's
+    """One panel per question answered at two levels or more, at most ``MAX_PANELS`` (those with
+    the most deals at their smallest level; every question is in the tables): each level's
     estimate with its 95% interval; None when no question is."""
     labels = [lv.label for lv, _ in per_level]
     keys = list(dict.fromkeys(c.key for _, claims in per_level for c in claims))
+    sizes = {}
+    for key in keys:
+        at = [c.n for _, claims in per_level for c in claims if c.key == key and c.n >= c.min_n and np.isfinite(c.value)]
+        if len(at) >= 2:
+            sizes[key] = min(at)
+    keys = [k for k in keys if k in sorted(sizes, key=lambda k: -sizes[k])[:MAX_PANELS]]
     panels = []
     for key in keys:
         rows = [(i, c) for i, (_, claims) in enumerate(per_level) for c in claims
@@ -393,12 +405,9 @@ def levels_figure(per_level, title: str, note: str):
             ax.set_ylabel(("percentage points" if c0.signed else "%") if c0.scale == 100 else c0.unit, fontsize=8)
 
         panels.append(common.Panel(question, len(rows), draw))
-    figs = {}
-    for i in range(0, len(panels), 4):
-        fig = common.figure(panels[i:i + 4], title, note)
-        if fig is not None:
-            figs[i // 4] = fig
-    return figs
+    fig = common.figure(panels, title, note + (" The questions with the most deals at every level; every question is "
+                                               "in the tables." if len(sizes) > MAX_PANELS else ""))
+    return {0: fig} if fig is not None else {}
 
 
 def compare_sentence(key: str, per_level, diffs: list[Difference]) -> str:
@@ -433,7 +442,11 @@ def run_levels(analysis: str, module, levels: list[Level], analyse_one) -> commo
     title = f"{subs[slug(levels[0].label)].title}: the answer at each level of play"
     figs = levels_figure(per_level, title, note)
     figures = {f"{name}_levels" + (f"_{i + 1}" if i else ""): fig for i, fig in figs.items()}
-    sentences = [compare_sentence(k, per_level, diffs) for k in keys]
+    compared = [k for k in keys if sum(1 for _, claims in per_level for c in claims if c.key == k) >= 2]
+    sentences = [compare_sentence(k, per_level, diffs) for k in compared]
+    if len(compared) < len(keys):
+        sentences.append(f"{len(keys) - len(compared)} more questions are answered at one level only: see each "
+                         "level's summary and the claims table.")
     result = common.Analysis(
         name=analysis, stem=name, title=f"{subs[slug(levels[0].label)].title} — {len(levels)} levels of play",
         answer=" ".join(sentences) if sentences else "No question is answered at these levels.",

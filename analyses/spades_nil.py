@@ -101,9 +101,13 @@ def analyse(runs: list, data) -> common.Analysis:
     fig = common.figure(_panels(grid, partner), "Spades: when is nil worth bidding? Success and paired value of "
                                                 "nil against the bidder's number", note)
     pays = common.shown(grid).filter(pl.col("value_low") > 0)
-    where = (", ".join(f"{r['spades_capped']}{'+' if r['spades_capped'] == 5 else ''} spades and "
-                       f"{r['ak']}{'+' if r['ak'] == 2 else ''} aces or kings" for r in pays.iter_rows(named=True))
-             if pays.height else "no group of hands")
+    def hand(r):
+        sp, ak = r["spades_capped"], r["ak"]
+        spades = f"{sp}+ spades" if sp == 5 else common.plural(sp, "spade").replace(",", "")
+        aces = {0: "no ace or king", 1: "one ace or king", 2: "2+ aces or kings"}[ak]
+        return f"{spades} and {aces}"
+
+    where = "; ".join(hand(r) for r in pays.iter_rows(named=True)) if pays.height else "no group of hands"
     by = {c.key: c for c in claims}
     answer = f"Nil pays (95% interval above zero) with {where}."
     if "sp.nil_good_value" in by:

@@ -35,24 +35,46 @@ SOLVE_RUNS = True  # reads `simcore solve` runs (analyses.analyze refuses them e
 CAVEAT = "open-hand: every seat plays perfectly with every card seen"
 
 
+def card_points(cards: pl.Expr) -> pl.Expr:
+    """TF-11 card points of a mask: A 2, K Q J 1."""
+    return cards.cards.points("trump-friend")
+
+
+def relative_score(d: pl.Expr, in_play: pl.Expr, friend: str) -> pl.Expr:
+    """The declarer's score change minus the mean change of the other four (TF-12, TF-13), from
+    its team's points D and the points in play (20 − the kitty's).  ``friend``: "player" (the
+    friend is another seat: the two share the result, so 0.75 (D − O)), "alone" (a with-friend
+    round played alone, the card in the kitty or its own hand, TF-5.3/5.4: D − O) or "none"
+    (no friend: 2D − O when it wins, TF-13, else D − O)."""
+    margin = (2 * d - in_play).cast(pl.Float64)
+    if friend == "player":
+        return 0.75 * margin
+    if friend == "alone":
+        return margin
+    return pl.when(margin > 0).then(margin + d.cast(pl.Float64)).otherwise(margin)
+
+
+def friend_alone(t: int, hand: pl.Expr) -> pl.Expr:
+    """The call-t friend card is nobody else's (none named, in the kitty or the declarer's hand)."""
+    friend = pl.col(f"dd_friend{t}")
+    return (friend < 0) | (((pl.col("kitty") | hand) & bit_of(friend.clip(0, 51))) > 0)
+
+
 def per_deal(hands: pl.LazyFrame) -> pl.DataFrame:
     """Per deal: the features of trump_call.deal_features and, per call t, the declarer's own
     score change with the friend (``delta_t{t}``), its relative score with the friend
     (``rel_t{t}``) and with no friend (``solo_rel_t{t}``)."""
     dh = seat_value("hand", pl.col("declarer"), 5)
-    in_play = (20 - pl.col("kitty").cards.points("trump-friend")).cast(pl.Float64)
+    in_play = 20 - card_points(pl.col("kitty"))
     cols = []
     for t in range(5):
-        d = pl.col(f"dd_points{t}").cast(pl.Float64)
-        solo = pl.col(f"dd_solo{t}").cast(pl.Float64)
-        margin, solo_margin = 2 * d - in_play, 2 * solo - in_play
-        friend = pl.col(f"dd_friend{t}")
-        # TF-5.3/5.4: a friend card nobody else holds (none named, in the kitty or the declarer's own
-        # hand) leaves the declarer alone: it bears the whole margin; a friend player shares it
-        alone = (friend < 0) | (((pl.col("kitty") | dh) & bit_of(friend.clip(0, 51))) > 0)
+        d = pl.col(f"dd_points{t}").cast(pl.Int16)
+        solo = pl.col(f"dd_solo{t}").cast(pl.Int16)
+        margin = (2 * d - in_play).cast(pl.Float64)
         cols += [margin.clip(upper_bound=0).alias(f"delta_t{t}"),
-                 pl.when(alone).then(margin).otherwise(0.75 * margin).alias(f"rel_t{t}"),
-                 pl.when(solo_margin > 0).then(solo_margin + solo).otherwise(solo_margin).alias(f"solo_rel_t{t}")]
+                 pl.when(friend_alone(t, dh)).then(relative_score(d, in_play, "alone"))
+                 .otherwise(relative_score(d, in_play, "player")).alias(f"rel_t{t}"),
+                 relative_score(solo, in_play, "none").alias(f"solo_rel_t{t}")]
     values = hands.select("deal", *cols).collect()
     return deal_features(hands).collect().join(values, on="deal").sort("deal")
 

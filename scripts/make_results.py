@@ -81,15 +81,20 @@ EUCHRE_WHATIFS = ("order-up", "order-up-partner", "order-up-right", "order-up-de
 
 @dataclass
 class Batch:
-    """One simulation (or ``simcore solve`` run): its folder under data/ and the CLI arguments
-    after ``GAME``."""
+    """One simulation (or ``simcore solve`` run): its folder under data/, its entry of SIZES
+    and the CLI arguments after ``GAME --deals N``."""
 
     folder: str
     game: str
-    args: list[str]
+    size: str
+    rest: list[str]
     needs: str = ""  # "dummy" or "what-if": made only when simcore supports it
     verb: str = "simulate"  # or "solve"
     check_deals: int = 0  # deals the fingerprint covers, when fewer than FINGERPRINT_DEALS (slow policies)
+
+    @property
+    def args(self) -> list[str]:
+        return ["--deals", str(SIZES[self.size]), *self.rest]
 
     def command(self) -> list[str]:
         return ["simcore", self.verb, self.game, *self.args, "--out", str(DATA / self.folder), "--resume", "--quiet"]
@@ -111,57 +116,62 @@ class Batch:
         return args
 
 
-def deals(size: str, *rest: str) -> list[str]:
-    return ["--deals", str(SIZES[size]), *rest]
-
-
 BATCHES = [
     # Trump Friend: every deal under all five trump calls (paired), the searched calls of the same
     # deals, the same at pimc play; friend or none; open-hand solves of the first deals of seed 1
-    Batch("trump-friend-calls/whatif", "trump-friend", deals("trump-friend", "--seed", "1", "--what-if", "trump"),
+    Batch("trump-friend-calls/whatif", "trump-friend", "trump-friend", ["--seed", "1", "--what-if", "trump"],
           needs="what-if"),
-    Batch("trump-friend-calls/searched", "trump-friend", deals("trump-friend-searched", "--seed", "1", "--policy",
-                                                               "trump=pimc"), check_deals=100),
-    Batch("trump-friend-calls-pimc/whatif", "trump-friend", deals("trump-friend-pimc", "--seed", "1", "--what-if",
-                                                                  "trump", "--policy", "pimc"),
+    Batch("trump-friend-calls/searched", "trump-friend", "trump-friend-searched", ["--seed", "1", "--policy",
+                                                               "trump=pimc"], check_deals=100),
+    Batch("trump-friend-calls-pimc/whatif", "trump-friend", "trump-friend-pimc", ["--seed", "1", "--what-if",
+                                                                  "trump", "--policy", "pimc"],
           needs="what-if", check_deals=16),
-    Batch("trump-friend-calls-pimc/searched", "trump-friend", deals("trump-friend-pimc", "--seed", "1", "--policy",
-                                                                    "trump=pimc"), check_deals=100),
-    Batch("trump-friend-friend", "trump-friend", deals("trump-friend", "--seed", "2", "--what-if", "friend"),
+    Batch("trump-friend-calls-pimc/searched", "trump-friend", "trump-friend-pimc", ["--seed", "1", "--policy",
+                                                                    "trump=pimc"], check_deals=100),
+    Batch("trump-friend-friend", "trump-friend", "trump-friend", ["--seed", "2", "--what-if", "friend"],
           needs="what-if"),
-    Batch("trump-friend-friend-pimc", "trump-friend", deals("trump-friend-pimc", "--seed", "2", "--what-if", "friend",
-                                                            "--policy", "pimc"), needs="what-if", check_deals=16),
-    Batch("trump-friend-dd", "trump-friend", deals("trump-friend-dd", "--seed", "1"), verb="solve", check_deals=2),
+    Batch("trump-friend-friend-pimc", "trump-friend", "trump-friend-pimc", ["--seed", "2", "--what-if", "friend",
+                                                            "--policy", "pimc"], needs="what-if", check_deals=16),
+    Batch("trump-friend-dd", "trump-friend", "trump-friend-dd", ["--seed", "1"], verb="solve", check_deals=2),
     # Spades: ordinary play (bids), what-if nil, pimc at every seat, open-hand solves with the bids
-    Batch("spades-main", "spades", deals("spades", "--seed", "1")),
-    Batch("spades-nil", "spades", deals("spades-nil", "--seed", "2", "--what-if", "nil"), needs="what-if"),
-    Batch("spades-pimc", "spades", deals("spades-pimc", "--seed", "1", "--policy", "pimc"), check_deals=40),
-    Batch("spades-dd/solve", "spades", deals("spades-dd", "--seed", "1", "--nil", "safe"), verb="solve",
+    Batch("spades-main", "spades", "spades", ["--seed", "1"]),
+    Batch("spades-nil", "spades", "spades-nil", ["--seed", "2", "--what-if", "nil"], needs="what-if"),
+    Batch("spades-pimc", "spades", "spades-pimc", ["--seed", "1", "--policy", "pimc"], check_deals=40),
+    Batch("spades-dd/solve", "spades", "spades-dd", ["--seed", "1", "--nil", "safe"], verb="solve",
           check_deals=8),
-    Batch("spades-dd/play", "spades", deals("spades-dd", "--seed", "1")),
+    Batch("spades-dd/play", "spades", "spades-dd", ["--seed", "1"]),
     # Euchre: order up or pass at each of the four seats, alone or with the partner; pimc:8 at the
     # dealer's left; open-hand solves of the same deals (seed 2)
-    *[Batch(f"euchre-whatif/{w}", "euchre", deals("euchre-whatif", "--seed", "2", "--what-if", w), needs="what-if")
+    *[Batch(f"euchre-whatif/{w}", "euchre", "euchre-whatif", ["--seed", "2", "--what-if", w], needs="what-if")
       for w in EUCHRE_WHATIFS],
-    Batch("euchre-pimc8", "euchre", deals("euchre-pimc8", "--seed", "2", "--what-if", "order-up", "--policy", "pimc:8"),
+    Batch("euchre-pimc8", "euchre", "euchre-pimc8", ["--seed", "2", "--what-if", "order-up", "--policy", "pimc:8"],
           needs="what-if", check_deals=40),
-    Batch("euchre-dd", "euchre", deals("euchre-dd", "--seed", "2"), verb="solve", check_deals=500),
+    Batch("euchre-dd", "euchre", "euchre-dd", ["--seed", "2"], verb="solve", check_deals=500),
     # Gin Rummy: the non-dealer's knock options against each dealer strategy, against the expert,
     # and without the undercut bonus; games for the first player's advantage
-    *[Batch(f"gin-knock/{k}", "gin-rummy", deals("gin-whatif", "--seed", "1", "--what-if", "knock", "--policy",
-                                                 f"knock={k}"), needs="what-if") for k in GIN_DEALER_KNOCKS],
-    Batch("gin-knock-expert/expert", "gin-rummy", deals("gin-expert", "--seed", "1", "--what-if", "knock", "--policy",
-                                                        "expert"), needs="what-if", check_deals=2000),
-    Batch("gin-knock-undercut0/limit", "gin-rummy", deals("gin-whatif", "--seed", "1", "--what-if", "knock", "--rules",
-                                                          "undercut_bonus=0"), needs="what-if"),
-    Batch("gin-rummy-games", "gin-rummy", deals("gin-games", "--seed", "1", "--mode", "games")),
+    *[Batch(f"gin-knock/{k}", "gin-rummy", "gin-whatif", ["--seed", "1", "--what-if", "knock", "--policy",
+                                                 f"knock={k}"], needs="what-if") for k in GIN_DEALER_KNOCKS],
+    Batch("gin-knock-expert/expert", "gin-rummy", "gin-expert", ["--seed", "1", "--what-if", "knock", "--policy",
+                                                        "expert"], needs="what-if", check_deals=2000),
+    Batch("gin-knock-undercut0/limit", "gin-rummy", "gin-whatif", ["--seed", "1", "--what-if", "knock", "--rules",
+                                                          "undercut_bonus=0"], needs="what-if"),
+    Batch("gin-rummy-games", "gin-rummy", "gin-games", ["--seed", "1", "--mode", "games"]),
     # Dummy: each table size, heuristic and expert play (the same deals: seed 1)
-    *[Batch(f"dummy/players-{n}", "dummy", deals("dummy", "--seed", "1", "--rules", f"players={n}"), needs="dummy")
+    *[Batch(f"dummy/players-{n}", "dummy", "dummy", ["--seed", "1", "--rules", f"players={n}"], needs="dummy")
       for n in (2, 3, 4)],
-    *[Batch(f"dummy-expert/players-{n}", "dummy", deals("dummy-expert", "--seed", "1", "--rules", f"players={n}",
-                                                        "--policy", "expert"), needs="dummy", check_deals=2000)
+    *[Batch(f"dummy-expert/players-{n}", "dummy", "dummy-expert", ["--seed", "1", "--rules", f"players={n}",
+                                                        "--policy", "expert"], needs="dummy", check_deals=2000)
       for n in (2, 3, 4)],
 ]
+
+
+def set_sizes(sizes: dict) -> None:
+    """Use ``sizes`` (entries of SIZES) for this run: every batch's --deals follows its entry."""
+    unknown = [k for k in sizes if k not in SIZES]
+    if unknown:
+        raise SystemExit(f"--sizes: unknown entries {', '.join(unknown)}; known: {', '.join(SIZES)}")
+    SIZES.update({k: int(v) for k, v in sizes.items()})
+
 
 # Simulation lanes: the batches of one game run one after another in one worker (its kernels
 # compile once, then load from the cache); two workers take the lanes in this order.
@@ -310,7 +320,8 @@ def simulate_all(games: list[str]) -> dict:
             result.unlink(missing_ok=True)
             log = open(logs / f"{game}.log", "w")
             proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--lane", game, "--lane-out",
-                                     str(result)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+                                     str(result), "--sizes", json.dumps(SIZES)], cwd=ROOT, stdout=log,
+                                    stderr=subprocess.STDOUT)
             running.append((game, proc, result, time.perf_counter()))
             print(f"simulating {game} (log: {logs / (game + '.log')})", flush=True)
         time.sleep(1)
@@ -434,10 +445,14 @@ def write_fingerprints(batches: list[Batch], analyses: set[str]) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="comma-separated analysis names to (re)make")
+    parser.add_argument("--sizes", default="", help="JSON object of SIZES entries to use instead of the table's, "
+                        "e.g. '{\"spades-pimc\": 1500}' (the committed results use the table)")
     parser.add_argument("--lane", help=argparse.SUPPRESS)  # a worker: simulate one game's batches
     parser.add_argument("--lane-out", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     os.chdir(ROOT)
+    if args.sizes:
+        set_sizes(json.loads(args.sizes))
     if args.lane:
         result = run_lane(args.lane)
         Path(args.lane_out).write_text(json.dumps(result))

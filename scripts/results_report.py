@@ -122,8 +122,8 @@ def rows(done) -> list[Row]:
         by.setdefault(job.section, []).append(result)
     out = []
 
-    def add(section, answer, effect, n, holds, caveat):
-        out.append(Row(section, SECTIONS[section], answer, effect, n, holds, caveat))
+    def add(section, question, answer, effect, n, holds, caveat):
+        out.append(Row(section, question, answer, effect, n, holds, caveat))
 
     if "trump" in by:
         r = by["trump"][0]
@@ -136,7 +136,7 @@ def rows(done) -> list[Row]:
                       if all_below else "; ".join(ref[k].verdict for k in keys).capitalize() + ".")
             effect = "; ".join(f"{w} {est(ref[k], False)}" for w, k in zip(("2nd longest", "3rd longest", "no trump"),
                                                                             keys)) + " points a round against the longest"
-            add("trump", answer, effect, f"{ref['tf.second'].n:,} deals", holds_at(levels, keys, "below"),
+            add("trump", "Trump Friend: which trump to call?", answer, effect, f"{ref['tf.second'].n:,} deals", holds_at(levels, keys, "below"),
                 ref["tf.second"].caveat)
         if "tf.searched" in ref:
             c = ref["tf.searched"]
@@ -144,7 +144,7 @@ def rows(done) -> list[Row]:
                               f"±{c.margin:g} a round).",
                      "above": "Yes: a searched trump call beats calling the longest suit.",
                      "below": "No: a searched trump call does worse than calling the longest suit."}
-            add("trump", words.get(c.outcome, f"Not decided: {c.verdict}."), f"{est(c)} (searched − longest suit)",
+            add("trump", "Trump Friend: does searching the trump call beat the longest suit?", words.get(c.outcome, f"Not decided: {c.verdict}."), f"{est(c)} (searched − longest suit)",
                 f"{c.n:,} deals", holds_at(levels, ["tf.searched"]), c.caveat)
     if "friend" in by:
         r = by["friend"][0]
@@ -153,7 +153,7 @@ def rows(done) -> list[Row]:
         if c:
             sub = next(iter(r.levels.values())) if r.levels else r
             extra = sub.answer.split("; ", 1)[1].rstrip(".") if "; " in sub.answer else ""
-            add("friend", f"{c.verdict.capitalize()}" + (f" ({extra})." if extra else "."),
+            add("friend", "Trump Friend: call a friend or play alone?", f"{c.verdict.capitalize()}" + (f" ({extra})." if extra else "."),
                 f"{est(c)} without a friend (score relative to the others)", f"{c.n:,} deals",
                 holds_at(levels, ["tf.friend"]), c.caveat)
     if "bids" in by:
@@ -165,7 +165,7 @@ def rows(done) -> list[Row]:
         detail = sub.answer.split("; ", 1)[1].split(".")[0] if "; bids of" in sub.answer else ""
         c = levels[0][1].get("sp.over")
         if c:
-            add("bids", "; ".join(parts) + (f". Heuristic {detail}." if detail else "."),
+            add("bids", "Spades: how many tricks does a bid take?", "; ".join(parts) + (f". Heuristic {detail}." if detail else "."),
                 f"{est(c)} taken − bid ({levels[0][0]})", f"{c.n:,} deals", holds_at(levels, ["sp.over"]), c.caveat)
     if "nil" in by:
         r = by["nil"][0]
@@ -173,7 +173,7 @@ def rows(done) -> list[Row]:
         ref = levels[0][1]
         c = ref.get("sp.nil_good_value")
         if c:
-            add("nil", first_sentence(r.answer), f"{est(c)} nil − number with at most one spade and no ace or king",
+            add("nil", "Spades: when is nil worth bidding?", first_sentence(r.answer), f"{est(c)} nil − number with at most one spade and no ace or king",
                 f"{c.n:,} deals", holds_at(levels, ["sp.nil_good_value"]), c.caveat)
     if "euchre" in by:
         r = by["euchre"][0]
@@ -186,7 +186,7 @@ def rows(done) -> list[Row]:
             key = f"eu.{what}.1.t3" if what == "order" else "eu.alone.4.t4"
             c = ref.get(key)
             if c and sentence:
-                add("euchre", sentence.split(" — ", 1)[-1].rstrip(".").rstrip(".") + ".",
+                add("euchre", f"Euchre: when to {word.lower()}?", sentence.split(" — ", 1)[-1].rstrip(".").rstrip(".") + ".",
                     f"{est(c)} ({c.question.split(': ', 1)[1]})", f"{c.n:,} deals", holds_at(levels, [key]), c.caveat)
     if "knock" in by:
         r = by["knock"][0]
@@ -197,14 +197,14 @@ def rows(done) -> list[Row]:
                  f"({est(claims[key], False)})" for label, claims in levels if key in claims]
         c = levels[0][1].get(key)
         if c:
-            add("knock", "Late in the hand with deadwood 7–10, " + "; ".join(parts) + ".",
+            add("knock", "Gin Rummy: knock now or wait for gin?", "Late in the hand with deadwood 7–10, " + "; ".join(parts) + ".",
                 f"{est(c)} knock now − wait for gin ({levels[0][0]})", f"{c.n:,} deals",
                 holds_at(levels, [key]), "the undercut bonus (25) carries the answer; hands, not games")
     if "gin-first" in by:
         r = by["gin-first"][0]
         c = r.claims[0] if r.claims else None
         if c:
-            add("gin-first", f"{c.verdict.capitalize()}.", est(c), f"{c.n:,} {c.unit}", holds_at(levels_of(r), [c.key]),
+            add("gin-first", "Gin Rummy: is the first player favoured?", f"{c.verdict.capitalize()}.", est(c), f"{c.n:,} {c.unit}", holds_at(levels_of(r), [c.key]),
                 "heuristic play, knock at the first chance")
     if "dummy" in by:
         r = by["dummy"][0]
@@ -213,20 +213,20 @@ def rows(done) -> list[Row]:
         firsts = sorted(k for k in ref if k.startswith("dm.first."))
         if firsts:
             answer = "; ".join(f"{k.rsplit('.', 1)[1]} players: {ref[k].verdict}" for k in firsts) + "."
-            add("dummy", answer.capitalize(), "; ".join(f"{k.rsplit('.', 1)[1]}p {est(ref[k], False)}" for k in firsts)
+            add("dummy", "Dummy: what is the first turn worth?", answer.capitalize(), "; ".join(f"{k.rsplit('.', 1)[1]}p {est(ref[k], False)}" for k in firsts)
                 + " points a deal", f"{ref[firsts[0]].n:,} deals a size", holds_at(levels, firsts[-1:]),
                 "first player's score against the others' mean, paired per deal")
         spetos = sorted(k for k in ref if k.startswith("dm.speto."))
         if spetos:
             answer = ("Observational only: " + "; ".join(f"{k.rsplit('.', 1)[1]} players {est(ref[k], False)}"
                                                         for k in spetos) + " points a deal for one speto dealt.")
-            add("dummy", answer, "; ".join(f"{k.rsplit('.', 1)[1]}p {est(ref[k], False)}" for k in spetos),
+            add("dummy", "Dummy: what is a speto worth?", answer, "; ".join(f"{k.rsplit('.', 1)[1]}p {est(ref[k], False)}" for k in spetos),
                 f"{ref[spetos[0]].n:,} deals a size", holds_at(levels, spetos[-1:]), ref[spetos[0]].caveat)
     if "dealing" in by:
         worst = min(by["dealing"], key=lambda a: float(a.tables["dealing_check_tests"]["p_value"].min()))
         p = float(worst.tables["dealing_check_tests"]["p_value"].min())
         ok = all("do NOT" not in a.answer for a in by["dealing"])
-        add("dealing", "Yes: every game's dealt hands fit the exact laws." if ok else "No: see the checks.",
+        add("dealing", "Are the deals uniform?", "Yes: every game's dealt hands fit the exact laws." if ok else "No: see the checks.",
             f"smallest p = {p:.3f} ({worst.title.split(':')[0]})", "100,000–400,000 deals a game", "every run",
             "seat 0's hand, chi-square with a Bonferroni correction")
     return out
@@ -265,7 +265,7 @@ def readme(done, mr) -> str:
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for r in table:
-        lines.append(f"| [{cell(r.question)}](#{anchor(r.question)}) | {cell(r.answer)} | {cell(r.effect)} | "
+        lines.append(f"| [{cell(r.question)}](#{anchor(SECTIONS[r.section])}) | {cell(r.answer)} | {cell(r.effect)} | "
                      f"{cell(r.n)} | {cell(r.holds)} | {cell(r.caveat)} |")
     lines.append("")
     for key, title in SECTIONS.items():
@@ -274,9 +274,8 @@ def readme(done, mr) -> str:
             continue
         lines += [f"## {title}", ""]
         mine = [r for r in table if r.section == key]
-        if mine:
-            lines += [" ".join(f"**{r.answer}** Effect {r.effect} (n = {r.n}); holds at {r.holds}."
-                               for r in mine), ""]
+        if mine:  # the section's answer: the answers table's rows, in words
+            lines += [" ".join(f"**{r.answer}**" for r in mine), ""]
         for job, result in parts:
             lines += section(job, result, claim_markdown)
     lines += methods(done) + simulations(mr)
@@ -286,9 +285,8 @@ def readme(done, mr) -> str:
 def section(job, result, claim_markdown) -> list[str]:
     rel = Path(job.out).relative_to(RESULTS)
     lines = []
-    if len(result.title) and job.section == "dealing":
-        lines += [f"### {result.title}", ""]
-    lines += [result.answer, ""]
+    if job.section == "dealing":
+        lines += [f"### {result.title}", "", result.answer, ""]
     for name in result.figures:
         lines += [f"![{result.title}]({rel}/{name}.png)", ""]
     subs = list(result.levels.items())
@@ -296,15 +294,15 @@ def section(job, result, claim_markdown) -> list[str]:
         slug, ref = subs[0]
         for name in ref.figures:
             lines += [f"![{ref.title} ({slug})]({rel}/{slug}/{name}.png)", ""]
-        if ref.answer:
-            lines += [f"At the {slug} level: {ref.answer}", ""]
-        lines += claim_markdown(result.per_level, result.differences) + [""]
+        lines += claim_markdown(result.per_level, result.differences, compared_only=True) + [""]
         for d in ref.details:
             lines.append(f"- {d}")
         for slug, sub in subs:
             figs = ", ".join(f"[{n}.png]({rel}/{slug}/{n}.png)" for n in sub.figures) or "no figure (too few deals)"
             lines.append(f"- Level **{slug}**: {sub.sample}; {sub.level}; rules {sub.rules}; figures: {figs}.")
     else:
+        if result.claims:
+            lines += claim_markdown([(levels_of(result)[0][0], result.claims)], []) + [""]
         for d in result.details:
             lines.append(f"- {d}")
         lines.append(f"- Sample: {result.sample}; {result.level}; rules {result.rules}.")

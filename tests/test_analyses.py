@@ -667,5 +667,7 @@ def test_make_results_batches_feed_every_job_without_user_policies():
     for b in mr.BATCHES:
         assert not any("user:" in a for a in b.args)
         assert b.game in mr.LANES
-    # every size comes from the one table
-    assert all(b.args[b.args.index("--deals") + 1] in {str(v) for v in mr.SIZES.values()} for b in mr.BATCHES)
+    # every size comes from the one table, and raising an entry raises its batches
+    assert all(b.size in mr.SIZES and b.args[:2] == ["--deals", str(mr.SIZES[b.size])] for b in mr.BATCHES)
+    mr.set_sizes({"spades-pimc": 1500})
+    assert next(b for b in mr.BATCHES if b.folder == "spades-pimc").args[:2] == ["--deals", "1500"]

@@ -194,6 +194,7 @@ def test_the_main_job_needs_only_the_runtime_dependencies():
     files = {m: p for m, p in sources().items()
              if not m.endswith("bench") and not m.startswith("simcore.interop")}
     files["make_results"] = ROOT / "scripts" / "make_results.py"
+    files["results_report"] = ROOT / "scripts" / "results_report.py"
     extra = sorted(
         f"{module} imports {name}"
         for module, path in files.items() for name in imported_names(path, module)
