@@ -234,6 +234,11 @@ def plural(n, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
+def upper_first(text: str) -> str:
+    """The text with its first letter upper case (``str.capitalize`` lowers the others)."""
+    return text[:1].upper() + text[1:]
+
+
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 

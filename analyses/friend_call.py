@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt
 import polars as pl
 
 from analyses import common
+from analyses.common import upper_first
 from analyses.levels import mean_claim
 from analyses.stats import grouped_means, mean_table, rate_table
 from analyses.trump_call import NO_TRUMP, TOP_RANKS, _mask
@@ -99,7 +100,7 @@ def analyse(runs: list, data) -> common.Analysis:
     alone = ("; playing alone pays only with " + ", ".join(
         f"{r['trumps']} trumps and {r['top_trumps']} top trumps" for r in pays.iter_rows(named=True)) + ""
              if pays.height else "; no hand group of n ≥ 30 gains by playing alone")
-    answer = (f"{claim.verdict.capitalize()}: without a friend the declarer's score relative to the others changes "
+    answer = (f"{upper_first(claim.verdict)}: without a friend the declarer's score relative to the others changes "
               f"by {claim.estimate()} points a round (paired, n = {n:,}){alone}.")
     return common.Analysis(
         name="friend-call", stem=NAME, title="Trump Friend: call a friend or play alone", answer=answer,

@@ -33,6 +33,7 @@ import numpy as np
 import polars as pl
 
 from analyses import common
+from analyses.common import upper_first
 from analyses.levels import mean_claim, rate_claim
 from analyses.stats import grouped_means, mean_table, wilson
 from simcore.errors import SimcoreError
@@ -410,6 +411,6 @@ def _first_player(runs: list, data) -> common.Analysis:
     m = runs[0].manifest
     return common.Analysis(
         name="gin-knock", stem=NAME, title="Gin Rummy: the first player's advantage",
-        answer=f"{claim.verdict.capitalize()}: the first player wins {claim.estimate()} of {n:,} {unit}.",
+        answer=f"{upper_first(claim.verdict)}: the first player wins {claim.estimate()} of {n:,} {unit}.",
         tables={NAME: table}, figures={}, claims=[claim], sample=f"{n:,} {unit} from `{data}`",
         level=common.level_text(m), rules=common.rules_text(m), method="Wilson interval for the share of games won")

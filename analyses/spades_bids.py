@@ -23,6 +23,7 @@ import numpy as np
 import polars as pl
 
 from analyses import common
+from analyses.common import upper_first
 from analyses.levels import cluster_claim, rate_claim
 from analyses.stats import cluster_means, rate_table
 from simcore.errors import SimcoreError
@@ -118,8 +119,8 @@ def analyse(runs: list, data) -> common.Analysis:
     if numeric.height:
         claims.append(cluster_claim("sp.over", f"Tricks taken minus tricks bid ({who} bids)", numeric, "over",
                                     "tricks per bid",
-                                    ("the bidder overbids (takes fewer tricks than it bids)",
-                                     "the bidder underbids (takes more tricks than it bids)", "bids match the tricks"),
+                                    ("overbids, taking fewer tricks than bid", "underbids, taking more tricks than bid",
+                                     "bids match the tricks"),
                                     MARGIN, caveat=f"{who} bidders, all four seats"))
     if t["side_rows"].height:
         claims.append(cluster_claim("sp.side", "A side's tricks minus its contract (two numeric bids)",
@@ -177,7 +178,7 @@ def _answer(claims, who: str, by_bid: pl.DataFrame) -> str:
     if "sp.over" not in by:
         return f"No numeric {who} bids in this run."
     c = by["sp.over"]
-    text = f"{c.verdict.capitalize()}: {c.estimate()} tricks against the bid on average (n = {c.n:,} deals)"
+    text = f"{upper_first(c.verdict)}: {c.estimate()} tricks against the bid on average (n = {c.n:,} deals)"
     under, over = by_bid_signs(by_bid)
     if under and over:
         text += f"; bids of {span(under)} take more tricks than bid, bids of {span(over)} fewer."

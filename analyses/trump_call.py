@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 
 from analyses import common
+from analyses.common import upper_first
 from analyses.levels import mean_claim
 from analyses.stats import grouped_means, mean_table, rate_table
 from simcore.errors import SimcoreError
@@ -244,7 +245,7 @@ def analyse(runs: list, data) -> common.Analysis:
     fig = common.figure(_panels(by_pattern, second, notrump),
                         "Which trump to call: the longest suit against the second, the third longest and no trump "
                         "(the declarer's score per round, paired on the same deal)", note)
-    claims = [mean_claim(f"tf.{o}", f"{OPTION_TEXT[o].capitalize()} instead of the longest suit",
+    claims = [mean_claim(f"tf.{o}", f"{upper_first(OPTION_TEXT[o])} instead of the longest suit",
                          deals[f"d_{o}"].to_numpy(), "points per round",
                          (f"call the longest suit, not the {OPTION_TEXT[o]}",
                           f"the {OPTION_TEXT[o]} beats the longest suit", "the same"),
@@ -290,14 +291,16 @@ METHOD = ("what-if trump: every deal played under all five calls with the same c
 
 def _answer(claims, n) -> str:
     by = {c.key: c for c in claims}
-    parts = [f"{OPTION_TEXT[o]} {by[f'tf.{o}'].estimate()}" for o in OPTIONS]
-    text = (f"Against the longest suit, the declarer's score per round changes by: {', '.join(parts)} "
-            f"(paired, n = {n:,} deals).")
-    verdicts = [by[f"tf.{o}"].verdict for o in OPTIONS]
-    text += " " + "; ".join(verdicts).capitalize() + "."
+    costs = ", ".join(f"the {OPTION_TEXT[o]} {by[f'tf.{o}'].estimate()}" for o in OPTIONS)
+    if all(by[f"tf.{o}"].outcome == "below" for o in OPTIONS):
+        text = (f"Call the longest suit: against it, the declarer's score per round changes by {costs} "
+                f"(paired, n = {n:,} deals).")
+    else:
+        text = (f"Against the longest suit, the declarer's score per round changes by {costs} (paired, n = {n:,} "
+                f"deals): " + "; ".join(by[f"tf.{o}"].verdict for o in OPTIONS) + ".")
     if "tf.searched" in by:
         c = by["tf.searched"]
-        text += f" A searched call against the longest suit: {c.estimate()} points per round ({c.verdict}, n = {c.n:,})."
+        text += f" A searched call against the longest suit: {c.estimate()} points per round ({c.verdict})."
     return text
 
 

@@ -23,6 +23,7 @@ import numpy as np
 import polars as pl
 
 from analyses import common
+from analyses.common import upper_first
 from analyses.levels import mean_claim
 from analyses.stats import grouped_means
 from analyses.trump_call import MARGIN, NO_TRUMP, OPTION_TEXT, OPTIONS, deal_features, pattern_name
@@ -97,7 +98,7 @@ def analyse(runs: list, data, asked_by: str | None = None) -> common.Analysis:
     deals = deals.with_columns(*[pl.Series(f"d_{o}", values[o] - values["longest"]) for o in OPTIONS],
                                pl.Series("friend_change", solo - rel))
     ids = deals["deal"].to_numpy()
-    trump_claims = [mean_claim(f"tf.{o}", f"{OPTION_TEXT[o].capitalize()} instead of the longest suit",
+    trump_claims = [mean_claim(f"tf.{o}", f"{upper_first(OPTION_TEXT[o])} instead of the longest suit",
                                deals[f"d_{o}"].to_numpy(), "points per round",
                                (f"call the longest suit, not the {OPTION_TEXT[o]}",
                                 f"the {OPTION_TEXT[o]} beats the longest suit", "the same"),

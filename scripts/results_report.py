@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from analyses.common import upper_first
+
 RESULTS = Path("results")
 
 SECTIONS = {
@@ -133,7 +135,7 @@ def rows(done) -> list[Row]:
         if all(k in ref for k in keys):
             all_below = all(ref[k].outcome == "below" for k in keys)
             answer = ("Call your longest suit: the second or third longest, or no trump, scores less on the same hand."
-                      if all_below else "; ".join(ref[k].verdict for k in keys).capitalize() + ".")
+                      if all_below else upper_first("; ".join(ref[k].verdict for k in keys)) + ".")
             effect = "; ".join(f"{w} {est(ref[k], False)}" for w, k in zip(("2nd longest", "3rd longest", "no trump"),
                                                                             keys)) + " points a round against the longest"
             add("trump", "Trump Friend: which trump to call?", answer, effect, f"{ref['tf.second'].n:,} deals", holds_at(levels, keys, "below"),
@@ -153,19 +155,20 @@ def rows(done) -> list[Row]:
         if c:
             sub = next(iter(r.levels.values())) if r.levels else r
             extra = sub.answer.split("; ", 1)[1].rstrip(".") if "; " in sub.answer else ""
-            add("friend", "Trump Friend: call a friend or play alone?", f"{c.verdict.capitalize()}" + (f" ({extra})." if extra else "."),
+            add("friend", "Trump Friend: call a friend or play alone?", f"{upper_first(c.verdict)}" + (f" ({extra})." if extra else "."),
                 f"{est(c)} without a friend (score relative to the others)", f"{c.n:,} deals",
                 holds_at(levels, ["tf.friend"]), c.caveat)
     if "bids" in by:
         r = by["bids"][0]
         levels = levels_of(r)
-        parts = [f"{label} bidders: {claims['sp.over'].verdict} ({est(claims['sp.over'])})" for label, claims in levels
-                 if "sp.over" in claims]
+        parts = [f"{label}: {claims['sp.over'].verdict} ({est(claims['sp.over'])})" for label, claims in levels
+                 if "sp.over" in claims and claims["sp.over"].decided]
         sub = next(iter(r.levels.values())) if r.levels else r
         detail = sub.answer.split("; ", 1)[1].split(".")[0] if "; bids of" in sub.answer else ""
         c = levels[0][1].get("sp.over")
         if c:
-            add("bids", "Spades: how many tricks does a bid take?", "; ".join(parts) + (f". Heuristic {detail}." if detail else "."),
+            add("bids", "Spades: how many tricks does a bid take?", upper_first("; ".join(parts))
+                + (f". Heuristic {detail}." if detail else "."),
                 f"{est(c)} taken − bid ({levels[0][0]})", f"{c.n:,} deals", holds_at(levels, ["sp.over"]), c.caveat)
     if "nil" in by:
         r = by["nil"][0]
@@ -204,7 +207,7 @@ def rows(done) -> list[Row]:
         r = by["gin-first"][0]
         c = r.claims[0] if r.claims else None
         if c:
-            add("gin-first", "Gin Rummy: is the first player favoured?", f"{c.verdict.capitalize()}.", est(c), f"{c.n:,} {c.unit}", holds_at(levels_of(r), [c.key]),
+            add("gin-first", "Gin Rummy: is the first player favoured?", f"{upper_first(c.verdict)}.", est(c), f"{c.n:,} {c.unit}", holds_at(levels_of(r), [c.key]),
                 "heuristic play, knock at the first chance")
     if "dummy" in by:
         r = by["dummy"][0]
@@ -213,7 +216,7 @@ def rows(done) -> list[Row]:
         firsts = sorted(k for k in ref if k.startswith("dm.first."))
         if firsts:
             answer = "; ".join(f"{k.rsplit('.', 1)[1]} players: {ref[k].verdict}" for k in firsts) + "."
-            add("dummy", "Dummy: what is the first turn worth?", answer.capitalize(), "; ".join(f"{k.rsplit('.', 1)[1]}p {est(ref[k], False)}" for k in firsts)
+            add("dummy", "Dummy: what is the first turn worth?", upper_first(answer), "; ".join(f"{k.rsplit('.', 1)[1]}p {est(ref[k], False)}" for k in firsts)
                 + " points a deal", f"{ref[firsts[0]].n:,} deals a size", holds_at(levels, firsts[-1:]),
                 "first player's score against the others' mean, paired per deal")
         spetos = sorted(k for k in ref if k.startswith("dm.speto."))

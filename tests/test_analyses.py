@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,8 @@ from analyses.common import DPI, level_text
 from analyses.levels import level_label
 from simcore.cli import main
 from simcore.errors import SimcoreError
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))  # results_report.py
 
 TF_STRENGTH = [12, 13] + list(range(1, 12))  # TF-3 strength of public ranks 2, 3, 4 ... A
 TOP = (1, 0, 12, 11)  # 3 2 A K
@@ -671,3 +674,61 @@ def test_make_results_batches_feed_every_job_without_user_policies():
     assert all(b.size in mr.SIZES and b.args[:2] == ["--deals", str(mr.SIZES[b.size])] for b in mr.BATCHES)
     mr.set_sizes({"spades-pimc": 1500})
     assert next(b for b in mr.BATCHES if b.folder == "spades-pimc").args[:2] == ["--deals", "1500"]
+
+
+# ---------------------------------------------------------------- the report
+
+
+def _make_results():
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "make_results.py"
+    spec = importlib.util.spec_from_file_location("make_results_report", path)
+    mr = importlib.util.module_from_spec(spec)
+    sys.modules["make_results_report"] = mr
+    try:
+        spec.loader.exec_module(mr)
+    finally:
+        del sys.modules["make_results_report"]
+    return mr
+
+
+def test_the_report_regenerates_byte_for_byte_and_states_where_each_answer_holds(runs, tmp_path, monkeypatch):
+    mr = _make_results()
+    from results_report import make_report
+
+    jobs = [mr.Job("trump-call", [str(runs["tf-calls"]), str(runs["root"] / "small")], "results/trump", "trump"),
+            mr.Job("gin-knock", str(runs["gin"]), "results/gin", "knock"),
+            mr.Job("dealing-check", str(runs["spades"]), "results/checks/spades", "dealing")]
+    simcore.simulate("trump-friend", 12, seed=5, what_if="trump", rules={"first_declarer": "random"},
+                     out=runs["root"] / "small")
+    texts = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        monkeypatch.chdir(tmp_path / name)
+        make_report(jobs, mr)
+        texts.append({p.relative_to(tmp_path / name): p.read_bytes() for p in (tmp_path / name).rglob("*")
+                      if p.is_file()})
+    assert texts[0] == texts[1]
+    readme = texts[0][Path("results/README.md")].decode()
+    assert readme.index("## Answers") < readme.index("## Trump Friend") < readme.index("## Methods")
+    row = next(line for line in readme.splitlines() if line.startswith("| [Trump Friend: which trump"))
+    # decided at heuristic; the 12-deal level is named as not enough deals, not as holding
+    assert "heuristic" in row and "not enough deals at heuristic (small) (n = 12)" in row
+    assert "minutes" not in readme and "load average" not in readme  # nothing that changes from run to run
+
+
+def test_holds_at_names_the_levels_that_decide_and_those_that_cannot():
+    from results_report import holds_at
+
+    from analyses.levels import Claim
+
+    def claim(low, high, n=500):
+        return Claim("k", "q", (low + high) / 2, low, high, n, words=("lower", "higher", "same"), margin=0.1)
+
+    levels = [("heuristic", {"k": claim(-2, -1)}), ("pimc", {"k": claim(-3, 1, 400)}),
+              ("open-hand", {"k": claim(-1, 1, 10)}), ("expert", {"k": claim(1, 2)})]
+    text = holds_at(levels, ["k"])
+    assert text.startswith("heuristic; not enough deals at pimc (n = 400), open-hand (n = 10)")
+    assert text.endswith("differs at expert: higher")
