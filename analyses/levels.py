@@ -361,7 +361,7 @@ def claim_markdown(per_level, diffs: list[Difference], compared_only: bool = Fal
                     continue
                 d = by.get((key, lv.label))
                 diff = (f"{d.estimate()} ({'paired, ' if d.paired else ''}n = {d.n:,}): {d.verdict}" if d else "")
-                unit = f" {c.unit}" if c.unit and c.scale != 100 else ""
+                unit = f" ({c.unit})" if c.unit and c.scale != 100 else ""
                 lines.append(f"| {c.question}{unit} | {lv.label} | {c.estimate()} | {c.n:,} | {c.verdict} | {diff} |")
     return lines
 
@@ -386,7 +386,7 @@ def levels_figure(per_level, title: str, note: str):
             continue
         question = rows[0][1].question
 
-        def draw(ax, rows=rows):
+        def draw(ax, rows=rows, key=key):
             c0 = rows[0][1]
             xs = [i for i, _ in rows]
             v = np.array([c.scale * c.value for _, c in rows])
@@ -400,7 +400,13 @@ def levels_figure(per_level, title: str, note: str):
             ref = 100 * c0.against if c0.scale == 100 and not c0.signed else 0
             if c0.signed or ref:
                 ax.axhline(ref, color="grey", lw=0.8)
-            ax.set_xticks(range(len(labels)), labels, fontsize=8)
+            drawn = {i for i, _ in rows}
+            ticks = []
+            for i, (_, claims) in enumerate(per_level):
+                at = [c for c in claims if c.key == key]
+                ticks.append(labels[i] if i in drawn else
+                             f"{labels[i]}\n(n = {at[0].n:,}: too few)" if at else f"{labels[i]}\n(not asked)")
+            ax.set_xticks(range(len(labels)), ticks, fontsize=8)
             ax.set_xlim(-0.5, len(labels) - 0.5)
             ax.set_ylabel(("percentage points" if c0.signed else "%") if c0.scale == 100 else c0.unit, fontsize=8)
 

@@ -117,7 +117,7 @@ def analyse(runs: list, data) -> common.Analysis:
     who = bidders_text(run.manifest)
     claims = []
     if numeric.height:
-        claims.append(cluster_claim("sp.over", f"Tricks taken minus tricks bid ({who} bids)", numeric, "over",
+        claims.append(cluster_claim("sp.over", "Tricks taken minus tricks bid (each seat bidding by its own policy)", numeric, "over",
                                     "tricks per bid",
                                     ("overbids, taking fewer tricks than bid", "underbids, taking more tricks than bid",
                                      "bids match the tricks"),

@@ -53,6 +53,7 @@ TF_STRENGTH = [12, 13] + list(range(1, 12))
 OPTIONS = ("second", "third", "notrump")
 OPTION_TEXT = {"longest": "longest suit", "second": "second longest suit", "third": "third longest suit",
                "fourth": "shortest suit", "notrump": "no trump"}
+CALLED = {"second": "the second longest suit", "third": "the third longest suit", "notrump": "no trump"}
 MARGIN = 0.25  # points per round: "the same" within a quarter point (the declarer loses about 2.4 a round)
 CAVEAT = "against the same policies at every seat; the friend is the highest trump not held"
 
@@ -247,8 +248,7 @@ def analyse(runs: list, data) -> common.Analysis:
                         "(the declarer's score per round, paired on the same deal)", note)
     claims = [mean_claim(f"tf.{o}", f"{upper_first(OPTION_TEXT[o])} instead of the longest suit",
                          deals[f"d_{o}"].to_numpy(), "points per round",
-                         (f"call the longest suit, not the {OPTION_TEXT[o]}",
-                          f"the {OPTION_TEXT[o]} beats the longest suit", "the same"),
+                         (f"call the longest suit, not {CALLED[o]}", f"{CALLED[o]} beats the longest suit", "the same"),
                          MARGIN, deals=deals["deal"].to_numpy(), caveat=CAVEAT) for o in OPTIONS]
     tables = {NAME: table, f"{NAME}_by_pattern": by_pattern, f"{NAME}_second": second, f"{NAME}_notrump": notrump}
     figures = {NAME: fig} if fig is not None else {}
@@ -291,7 +291,7 @@ METHOD = ("what-if trump: every deal played under all five calls with the same c
 
 def _answer(claims, n) -> str:
     by = {c.key: c for c in claims}
-    costs = ", ".join(f"the {OPTION_TEXT[o]} {by[f'tf.{o}'].estimate()}" for o in OPTIONS)
+    costs = ", ".join(f"{CALLED[o]} {by[f'tf.{o}'].estimate()}" for o in OPTIONS)
     if all(by[f"tf.{o}"].outcome == "below" for o in OPTIONS):
         text = (f"Call the longest suit: against it, the declarer's score per round changes by {costs} "
                 f"(paired, n = {n:,} deals).")

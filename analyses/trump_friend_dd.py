@@ -26,7 +26,7 @@ from analyses import common
 from analyses.common import upper_first
 from analyses.levels import mean_claim
 from analyses.stats import grouped_means
-from analyses.trump_call import MARGIN, NO_TRUMP, OPTION_TEXT, OPTIONS, deal_features, pattern_name
+from analyses.trump_call import CALLED, MARGIN, NO_TRUMP, OPTION_TEXT, OPTIONS, deal_features, pattern_name
 from simcore.errors import SimcoreError
 from simcore.frames import bit_of, seat_value
 
@@ -100,8 +100,8 @@ def analyse(runs: list, data, asked_by: str | None = None) -> common.Analysis:
     ids = deals["deal"].to_numpy()
     trump_claims = [mean_claim(f"tf.{o}", f"{upper_first(OPTION_TEXT[o])} instead of the longest suit",
                                deals[f"d_{o}"].to_numpy(), "points per round",
-                               (f"call the longest suit, not the {OPTION_TEXT[o]}",
-                                f"the {OPTION_TEXT[o]} beats the longest suit", "the same"),
+                               (f"call the longest suit, not {CALLED[o]}", f"{CALLED[o]} beats the longest suit",
+                                "the same"),
                                MARGIN, deals=ids, caveat=CAVEAT) for o in OPTIONS]
     friend_claims = [mean_claim("tf.friend", "No friend instead of the highest-trump friend (score relative to the "
                                 "others)", deals["friend_change"].to_numpy(), "points per round",

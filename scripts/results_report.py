@@ -39,6 +39,10 @@ def make_report(jobs, mr, write_readme: bool = True) -> dict:
     import analyses
 
     done, times = [], {}
+    if write_readme and RESULTS.is_dir():  # the whole report: folders no job writes any more are stale
+        tops = {Path(job.out).relative_to(RESULTS).parts[0] for job in jobs}
+        for stale in sorted(p for p in RESULTS.iterdir() if p.is_dir() and p.name not in tops):
+            shutil.rmtree(stale)
     for job in jobs:
         out = Path(job.out)
         if out.exists() and not any(j.out != job.out and Path(j.out).is_relative_to(out) for j in jobs):
@@ -278,7 +282,7 @@ def readme(done, mr) -> str:
         lines += [f"## {title}", ""]
         mine = [r for r in table if r.section == key]
         if mine:  # the section's answer: the answers table's rows, in words
-            lines += [" ".join(f"**{r.answer}**" for r in mine), ""]
+            lines += [" ".join(f"*{r.question.split(': ', 1)[-1]}* **{r.answer}**" for r in mine), ""]
         for job, result in parts:
             lines += section(job, result, claim_markdown)
     lines += methods(done) + simulations(mr)
