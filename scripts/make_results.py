@@ -243,10 +243,6 @@ def available(needs: str) -> bool:
     raise ValueError(needs)
 
 
-def simcore_bin() -> str:
-    return str(Path(sys.executable).with_name("simcore"))
-
-
 def finished(folder: Path) -> bool:
     try:
         return bool(json.loads((folder / "manifest.json").read_text()).get("finished"))
@@ -281,10 +277,15 @@ def remove_stale(folder: Path, why: str) -> None:
 
 
 def run_command(batch: Batch) -> None:
+    """The batch's command line, run in this process (a lane's worker): its kernels are already
+    loaded by the fingerprint's run of the first deals, so nothing is imported or loaded twice."""
+    from simcore.cli import main as cli
+
     cmd = batch.command()
     started = time.perf_counter()
     print("$", " ".join(cmd), flush=True)
-    subprocess.run([simcore_bin(), *cmd[1:]], check=True, cwd=ROOT)
+    if cli(cmd[1:]) != 0:
+        raise RuntimeError(f"`{' '.join(cmd)}` failed")
     print(f"  {time.perf_counter() - started:.0f} s", flush=True)
 
 
