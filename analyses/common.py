@@ -173,15 +173,26 @@ def options_of(hands: pl.LazyFrame) -> list[str]:
 
 
 def policies_text(manifest: dict) -> str:
-    """The policies of a run in words: the seats' play policy and the decision policies."""
+    """The policies of a run in words: the seats' play policy and the decision policies that
+    differ from the game's defaults."""
     if manifest.get("command") == "solve":
         return "open-hand (simcore solve: every seat plays perfectly with every card seen)"
     pol = dict(manifest.get("policies", {}))
     pol.pop("own_calls", None)
     seats = pol.pop("seats", [])
     play = "/".join(seats) if len(set(seats)) > 1 else (seats[0] if seats else "?")
-    decisions = ", ".join(f"{k}={v}" for k, v in pol.items())
+    defaults = decision_defaults(manifest.get("game", ""))
+    decisions = ", ".join(f"{k}={v}" for k, v in pol.items() if defaults.get(k, object()) != v)
     return f"play: {play}" + (f"; {decisions}" if decisions else "")
+
+
+def decision_defaults(game: str) -> dict:
+    from simcore import games
+
+    try:
+        return dict(games.get(game).default_decisions)
+    except SimcoreError:
+        return {}
 
 
 def level_text(manifest: dict) -> str:
@@ -191,7 +202,10 @@ def level_text(manifest: dict) -> str:
     label = level_label(manifest)
     if label == "open-hand":
         return "open-hand: every seat plays perfectly with every card seen (simcore solve)"
-    return f"{label} ({policies_text(manifest)})"
+    seats = manifest.get("policies", {}).get("seats", [])
+    play = f"{label} play at every seat" if len(set(seats)) == 1 else f"seats playing {'/'.join(map(str, seats))}"
+    decisions = policies_text(manifest).partition("; ")[2]
+    return play + (f"; {decisions}" if decisions else "")
 
 
 def rule_defaults(game: str) -> dict:

@@ -348,7 +348,7 @@ def methods(done) -> list[str]:
     lines = ["## Methods", ""] + [f"- {m}" for m in METHODS] + [""]
     seen = set()
     for job, result in done:
-        subs = [result] + list(result.levels.values())
+        subs = list(result.levels.values()) or [result]  # each level's own method (the comparison's is above)
         for a in subs:
             if a.name in seen or not a.method:
                 continue
