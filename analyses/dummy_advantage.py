@@ -77,7 +77,7 @@ def analyse(runs: list, data) -> common.Analysis:
                        per["change"].to_numpy(), "points a deal",
                        ("the first turn costs points", "the first turn is worth points", "the first turn is worth nothing"),
                        MARGIN, deals=per["deal"].to_numpy(), caveat="every seat plays the same policy",
-                       identity=ident)
+                       identity=ident, group="dm.first")
         claims.append(c)
         first_rows.append({"players": n, "n": c.n, "change": c.value, "change_low": c.low, "change_high": c.high})
         by_position.append(grouped_means(f, ["players", "position"], ["score"]))
@@ -87,7 +87,7 @@ def analyse(runs: list, data) -> common.Analysis:
                             d, lo, hi, g, "points a deal", ("a speto costs points", "a speto is worth points",
                                                             "a speto is worth nothing"), MARGIN,
                             std=(hi - lo) / 3.92 * np.sqrt(g) if np.isfinite(hi - lo) else float("nan"),
-                            caveat=CAUSE, identity=ident))
+                            caveat=CAUSE, identity=ident, group="dm.speto"))
         held = cluster_means(f, ["spetos"], "score").join(
             cluster_means(f, ["spetos"], "inhand").drop("n", "deals"), on="spetos").with_columns(pl.lit(n).alias("players"))
         speto_rows.append(held.with_columns(pl.lit(d).alias("one_minus_none"), pl.lit(lo).alias("one_minus_none_low"),
@@ -165,6 +165,8 @@ def _speto_panel(t: pl.DataFrame, column: str, label: str) -> common.Panel:
     def draw(ax):
         for i, n in enumerate(sizes):
             s = g.filter(pl.col("players") == n).sort("spetos")
+            if s.height < 2:  # a lone point is not a line
+                continue
             common.error_bars(ax, s["spetos"].to_numpy() + (i - 1) * 0.05, s, column, f"{column}_low",
                               f"{column}_high", fmt="o-", ms=3, label=f"{n} players")
         common.integer_ticks(ax)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyses import common
-from analyses.euchre_makers import MARGIN, PLACES, hand_features
+from analyses.euchre_makers import MARGIN, PLACES, PRIORITY, hand_features
 from analyses.levels import mean_claim
 from analyses.stats import grouped_means
 from simcore.errors import SimcoreError
@@ -87,7 +87,8 @@ def analyse(runs: list, data, asked_by: str | None = None) -> common.Analysis:
                                          f"Going alone instead of with the partner (ordered up): {PLACES[place]}, "
                                          f"{t} trumps", g["change"].to_numpy(), "net points a hand",
                                          ("play with the partner", "go alone", "the same"), MARGIN,
-                                         deals=g["deal"].to_numpy(), caveat=CAVEAT))
+                                         deals=g["deal"].to_numpy(), caveat=CAVEAT, group="eu.alone",
+                                         priority=PRIORITY["alone"].index(t)))
     level = common.level_text(run.manifest)
     pooled = common.shown(table.filter(pl.col("bowers").is_null()))
     note = (f"{level}; rules {common.rules_text(run.manifest)}; {n:,} deals × 4 seats as the would-be maker of the "
@@ -129,6 +130,8 @@ def _lines(pooled: pl.DataFrame, column: str, ylabel: str) -> common.Panel:
     def draw(ax):
         for place, label in PLACES.items():
             g = pooled.filter(pl.col("place") == place).sort("trumps")
+            if g.height < 2:  # a lone point is not a line
+                continue
             common.error_bars(ax, g["trumps"].to_numpy() + (place - 2.5) * 0.05, g, column, f"{column}_low",
                               f"{column}_high", fmt="o-", ms=3, color=colours[place], label=label)
         ax.axhline(0, color="grey", lw=0.8)

@@ -37,6 +37,8 @@ SEVERAL_RUNS = True
 JACK, ACE = 9, 12
 PLACES = {1: "dealer's left", 2: "dealer's partner", 3: "dealer's right", 4: "dealer"}
 ORDER_WHATIF = {"order-up": 1, "order-up-partner": 2, "order-up-right": 3, "order-up-dealer": 4}
+# the trump counts drawn first when a levels figure has room for four of a question's claims
+PRIORITY = {"order": (3, 4, 2, 5), "alone": (4, 3, 5, 2)}
 MARGIN = 0.1  # net points a hand ("the same" within a tenth of a point; a hand is worth 1, 2 or 4)
 COLUMNS = ("0 bowers, 0 aces", "0 bowers, 1 ace", "0 bowers, 2+ aces", "1 bower, 0 aces", "1 bower, 1 ace",
            "1 bower, 2+ aces", "2 bowers, 0 aces", "2 bowers, 1 ace", "2 bowers, 2+ aces")
@@ -116,49 +118,52 @@ def grid_table(deals: pl.DataFrame) -> pl.DataFrame:
 
 
 def rule_words(grid: pl.DataFrame, place: int, verb: str) -> str:
-    """The answer for one seat, as a player states it: from how many trumps ``verb`` pays in every
-    holding shown (n ≥ MIN_N, 95% interval above zero), and with fewer trumps the bowers or
-    off-suit aces it takes."""
-    g = common.shown(grid.filter((pl.col("place") == place) & (pl.col("cards") != "any"))).with_columns(
-        (pl.col("change_low").fill_null(-1) > 0).alias("pays"), pl.col("aces").clip(upper_bound=2))
+    """The answer for one seat, as a player states it: the number of trumps from which ``verb``
+    pays (its pooled interval above zero at that count and every higher one, and no holding
+    there shown to lose), and with fewer trumps the holdings that pay (bowers, off-suit aces)."""
+    g = common.shown(grid.filter(pl.col("place") == place))
     if not g.height:
         return f"{PLACES[place]}: not enough deals"
+    pooled = g.filter(pl.col("cards") == "any").sort("trumps")
+    cells = g.filter(pl.col("cards") != "any").with_columns(
+        (pl.col("change_low").fill_null(-1) > 0).alias("pays"), (pl.col("change_high").fill_null(1) < 0).alias("loses"),
+        pl.col("aces").clip(upper_bound=2))
     threshold = None
-    for t in sorted(g["trumps"].unique().to_list(), reverse=True):
-        if g.filter(pl.col("trumps") == t)["pays"].all():
+    for t in reversed(pooled["trumps"].to_list()):
+        row = pooled.filter(pl.col("trumps") == t).row(0, named=True)
+        if (row["change_low"] or -1) > 0 and not cells.filter(pl.col("trumps") == t)["loses"].any():
             threshold = t
         else:
             break
-    text = f"{PLACES[place]}: " + (f"{verb} with {threshold}+ trumps" if threshold is not None
-                                   else "no number of trumps pays in every holding")
-    below = []
-    for t in sorted(g["trumps"].unique().to_list(), reverse=True):
+    parts = [f"{verb} with {threshold}+ trumps" if threshold is not None else f"{verb} with no number of trumps alone"]
+    for t in sorted(cells["trumps"].unique().to_list(), reverse=True):
         if threshold is not None and t >= threshold:
             continue
-        cells = g.filter(pl.col("trumps") == t)
-        if not cells["pays"].any():
-            continue
-        below.append(f"{t} {_condition(cells)}")
-    if below:
-        text += (", or " if threshold is not None else "; it pays with ") + ", or ".join(below)
-    return text
+        at = cells.filter(pl.col("trumps") == t)
+        if at["pays"].any():
+            parts.append(f"{t} {_condition(at)}")
+    return f"{PLACES[place]}: " + ", or ".join(parts)
 
 
 def _condition(cells: pl.DataFrame) -> str:
-    """The holdings with which a trump count pays, in words: "with a bower", "with 2 bowers",
-    "with 2 bowers and an ace", or "in some holdings"."""
-    for column, words in (("bowers", ("a bower", "both bowers")), ("aces", ("an off-suit ace", "2 off-suit aces"))):
-        for k in (1, 2):
-            above = cells.filter(pl.col(column) >= k)
-            if above.height and above["pays"].all() and not cells.filter(pl.col(column) < k)["pays"].any():
-                return f"with {words[k - 1]}"
+    """The holdings with which a trump count pays, in words ("with a bower", "with both bowers
+    and an ace"): a condition every paying holding meets and no holding meeting it loses; else
+    the paying holdings themselves."""
+    def fits(cond) -> bool:
+        inside = cells.filter(cond)
+        return bool(inside["pays"].any()) and not inside["loses"].any() and not cells.filter(~cond)["pays"].any()
+
+    words = {("bowers", 1): "a bower", ("bowers", 2): "both bowers", ("aces", 1): "an off-suit ace",
+             ("aces", 2): "2 off-suit aces"}
+    for (column, k), text in words.items():
+        if fits(pl.col(column) >= k):
+            return f"with {text}"
     for b in (1, 2):
         for a in (1, 2):
-            above = cells.filter((pl.col("bowers") >= b) & (pl.col("aces") >= a))
-            rest = cells.filter((pl.col("bowers") < b) | (pl.col("aces") < a))
-            if above.height and above["pays"].all() and not rest["pays"].any():
-                return f"with {'a bower' if b == 1 else 'both bowers'} and {'an ace' if a == 1 else '2 aces'}"
-    return "in some holdings (see the chart)"
+            if fits((pl.col("bowers") >= b) & (pl.col("aces") >= a)):
+                return f"with {words[('bowers', b)]} and {'an ace' if a == 1 else '2 aces'}"
+    paying = cells.filter(pl.col("pays"))["cards"].to_list()
+    return "with " + (" or ".join(paying) if len(paying) <= 2 else "some holdings (see the chart)")
 
 
 def analyse(runs: list, data) -> common.Analysis:
@@ -236,7 +241,8 @@ def _claims(deals: pl.DataFrame, what: str, question: str, places, words, caveat
                 continue
             out.append(mean_claim(f"eu.{what}.{place}.t{t}", f"{question}: {PLACES[place]}, {t} trumps",
                                   g["change"].to_numpy(), "net points a hand", words, MARGIN,
-                                  deals=g["deal"].to_numpy(), caveat=caveat))
+                                  deals=g["deal"].to_numpy(), caveat=caveat, group=f"eu.{what}",
+                                  priority=PRIORITY[what].index(t)))
     return out
 
 

@@ -64,6 +64,19 @@ def per_deal(hands: pl.LazyFrame) -> pl.DataFrame:
                                for v in ("won", "delta", "relative")]).sort("deal")
 
 
+def condense(cells: pl.DataFrame, outer: str, inner: str, word: str) -> str:
+    """Paying (outer, inner) groups in words, e.g. "6 trumps and 2+ top trumps; 7 and 1+": per
+    outer value the inner values that pay, as "k+" when they run from k to the highest seen."""
+    parts = []
+    for i, o in enumerate(sorted(cells[outer].unique().to_list())):
+        values = sorted(cells.filter(pl.col(outer) == o)[inner].to_list())
+        run = values == list(range(values[0], values[-1] + 1))
+        inner_text = f"{values[0]}+" if run and len(values) > 1 else "/".join(map(str, values))
+        label = f"{o} {outer.replace('_', ' ')}" if i == 0 else f"{o}"
+        parts.append(f"{label} and {inner_text} {word}s" if i == 0 else f"{label} and {inner_text}")
+    return "; ".join(parts)
+
+
 def analyse(runs: list, data) -> common.Analysis:
     run = runs[0]
     names = run.hands.collect_schema().names()
@@ -97,8 +110,7 @@ def analyse(runs: list, data) -> common.Analysis:
                                          "declarer's score relative to the others per round (paired per deal)", note)
     pays = common.shown(paired.filter(pl.col("feature") == "trumps × top trumps")).filter(
         pl.col("relative_change_low") > 0)
-    alone = ("; playing alone pays only with " + ", ".join(
-        f"{r['trumps']} trumps and {r['top_trumps']} top trumps" for r in pays.iter_rows(named=True)) + ""
+    alone = ("; playing alone pays only with " + condense(pays, "trumps", "top_trumps", "top trump")
              if pays.height else "; no hand group of n ≥ 30 gains by playing alone")
     answer = (f"{upper_first(claim.verdict)}: without a friend the declarer's score relative to the others changes "
               f"by {claim.estimate()} points a round (paired, n = {n:,}){alone}.")
@@ -120,6 +132,8 @@ def _panels(paired: pl.DataFrame) -> list[common.Panel]:
         cmap = plt.get_cmap("viridis")
         for top in sorted(grid["top_trumps"].unique().to_list()):
             g = grid.filter(pl.col("top_trumps") == top).sort("trumps")
+            if g.height < 2:  # a lone point is not a line
+                continue
             common.error_bars(ax, g["trumps"].to_numpy() + (top - 2) * 0.04, g, "relative_change",
                               "relative_change_low", "relative_change_high", fmt="o-", ms=3, color=cmap(top / 4),
                               label=f"{top} of 3 2 A K")

@@ -126,7 +126,7 @@ def wait_claims(deals: pl.DataFrame, opponent: str) -> list:
                                      f"Knock now instead of waiting for gin: {when} (turns {'≤' if when == 'early' else '>'} "
                                      f"10), deadwood {dw}", g["now_vs_gin"].to_numpy(), "points a hand",
                                      ("wait for gin", "knock now", "the same"), MARGIN, deals=g["deal"].to_numpy(),
-                                     caveat=f"against {opponent}"))
+                                     caveat=f"against {opponent}", group="gin.wait"))
     return claims
 
 
@@ -345,6 +345,8 @@ def _wait_panels(table: pl.DataFrame) -> list[common.Panel]:
         for dw, colour in zip([f"{lo}–{hi}" for lo, hi in DEADWOOD], ("#4C72B0", "#55A868", "#C44E52")):
             s = g.filter(pl.col("deadwood_group") == dw).with_columns(
                 pl.col("turn_group").replace_strict({t: i for i, t in enumerate(order)}).alias("x")).sort("x")
+            if s.height < 2:  # a lone point is not a line
+                continue
             common.error_bars(ax, s["x"].to_numpy(), s, "change", "change_low", "change_high", fmt="o-", ms=3,
                               color=colour, label=f"deadwood {dw}")
         ax.axhline(0, color="grey", lw=0.8)

@@ -66,6 +66,12 @@ class Claim:
     deals: pl.DataFrame | None = None  # per-deal values (deal, value) for pairing levels
     caveat: str = ""               # what bounds the answer (shown in the answers table)
     identity: tuple | None = None  # the deals' identity when not the level's (one run of several)
+    group: str = ""                # the question it belongs to (one levels figure per group)
+    priority: int = 0              # lower first when a group has more than four claims to draw
+
+    @property
+    def question_group(self) -> str:
+        return self.group or self.key.split(".")[0]
 
     @property
     def kind(self) -> str:
@@ -366,54 +372,67 @@ def claim_markdown(per_level, diffs: list[Difference], compared_only: bool = Fal
     return lines
 
 
-def levels_figure(per_level, title: str, note: str):
-    """One panel per question answered at two levels or more, at most ``MAX_PANELS`` (those with
-    the most deals at their smallest level; every question is in the tables): each level's
-    estimate with its 95% interval; None when no question is."""
+def levels_figure(per_level, title: str, note: str) -> dict:
+    """One figure per question group (``Claim.group``) answered at two levels or more: one panel
+    per claim (at most ``MAX_PANELS``: by ``priority``, then the most deals at its smallest
+    level; every claim is in the tables), each level's estimate with its 95% interval.
+    Returns {group: Figure}."""
     labels = [lv.label for lv, _ in per_level]
     keys = list(dict.fromkeys(c.key for _, claims in per_level for c in claims))
-    sizes = {}
+    first = {}
+    for _, claims in per_level:
+        for c in claims:
+            first.setdefault(c.key, c)
+    drawable = {}
     for key in keys:
         at = [c.n for _, claims in per_level for c in claims if c.key == key and c.n >= c.min_n and np.isfinite(c.value)]
         if len(at) >= 2:
-            sizes[key] = min(at)
-    keys = [k for k in keys if k in sorted(sizes, key=lambda k: -sizes[k])[:MAX_PANELS]]
-    panels = []
-    for key in keys:
-        rows = [(i, c) for i, (_, claims) in enumerate(per_level) for c in claims
-                if c.key == key and c.n >= c.min_n and np.isfinite(c.value)]
-        if len(rows) < 2:
+            drawable[key] = min(at)
+    figures = {}
+    for group in dict.fromkeys(first[k].question_group for k in keys):
+        members = [k for k in keys if first[k].question_group == group and k in drawable]
+        chosen = sorted(members, key=lambda k: (first[k].priority, -drawable[k]))[:MAX_PANELS]
+        panels = [_level_panel(per_level, labels, k) for k in members if k in chosen]
+        if not panels:
             continue
-        question = rows[0][1].question
+        head = first[members[0]].question.split(":")[0]
+        more = " Some claims of this question are in the tables only." if len(members) > MAX_PANELS else ""
+        fig = common.figure(panels, f"{title}: {head}" if head != title else title, note + more)
+        if fig is not None:
+            figures[group] = fig
+    return figures
 
-        def draw(ax, rows=rows, key=key):
-            c0 = rows[0][1]
-            xs = [i for i, _ in rows]
-            v = np.array([c.scale * c.value for _, c in rows])
-            lo = np.array([c.scale * c.low for _, c in rows])
-            hi = np.array([c.scale * c.high for _, c in rows])
-            ax.errorbar(xs, v, yerr=[np.clip(np.nan_to_num(v - lo), 0, None), np.clip(np.nan_to_num(hi - v), 0, None)],
-                        fmt="o", capsize=4, color="#4C72B0")
-            for x, (_, c) in zip(xs, rows):
-                ax.annotate(f"n={c.n:,}", (x, 0), xycoords=("data", "axes fraction"), xytext=(0, 3),
-                            textcoords="offset points", ha="center", fontsize=7, color="#555555")
-            ref = 100 * c0.against if c0.scale == 100 and not c0.signed else 0
-            if c0.signed or ref:
-                ax.axhline(ref, color="grey", lw=0.8)
-            drawn = {i for i, _ in rows}
-            ticks = []
-            for i, (_, claims) in enumerate(per_level):
-                at = [c for c in claims if c.key == key]
-                ticks.append(labels[i] if i in drawn else
-                             f"{labels[i]}\n(n = {at[0].n:,}: too few)" if at else f"{labels[i]}\n(not asked)")
-            ax.set_xticks(range(len(labels)), ticks, fontsize=8)
-            ax.set_xlim(-0.5, len(labels) - 0.5)
-            ax.set_ylabel(("percentage points" if c0.signed else "%") if c0.scale == 100 else c0.unit, fontsize=8)
 
-        panels.append(common.Panel(question, len(rows), draw))
-    fig = common.figure(panels, title, note + (" The questions with the most deals at every level; every question is "
-                                               "in the tables." if len(sizes) > MAX_PANELS else ""))
-    return {0: fig} if fig is not None else {}
+def _level_panel(per_level, labels, key) -> common.Panel:
+    rows = [(i, c) for i, (_, claims) in enumerate(per_level) for c in claims
+            if c.key == key and c.n >= c.min_n and np.isfinite(c.value)]
+    question = rows[0][1].question
+
+    def draw(ax):
+        c0 = rows[0][1]
+        xs = [i for i, _ in rows]
+        v = np.array([c.scale * c.value for _, c in rows])
+        lo = np.array([c.scale * c.low for _, c in rows])
+        hi = np.array([c.scale * c.high for _, c in rows])
+        ax.errorbar(xs, v, yerr=[np.clip(np.nan_to_num(v - lo), 0, None), np.clip(np.nan_to_num(hi - v), 0, None)],
+                    fmt="o", capsize=4, color="#4C72B0")
+        for x, (_, c) in zip(xs, rows):
+            ax.annotate(f"n={c.n:,}", (x, 0), xycoords=("data", "axes fraction"), xytext=(0, 3),
+                        textcoords="offset points", ha="center", fontsize=7, color="#555555")
+        ref = 100 * c0.against if c0.scale == 100 and not c0.signed else 0
+        if c0.signed or ref:
+            ax.axhline(ref, color="grey", lw=0.8)
+        drawn = {i for i, _ in rows}
+        ticks = []
+        for i, (_, claims) in enumerate(per_level):
+            at = [c for c in claims if c.key == key]
+            ticks.append(labels[i] if i in drawn else
+                         f"{labels[i]}\n(n = {at[0].n:,}: too few)" if at else f"{labels[i]}\n(not asked)")
+        ax.set_xticks(range(len(labels)), ticks, fontsize=8)
+        ax.set_xlim(-0.5, len(labels) - 0.5)
+        ax.set_ylabel(("percentage points" if c0.signed else "%") if c0.scale == 100 else c0.unit, fontsize=8)
+
+    return common.Panel(question.split(": ", 1)[-1] if ": " in question else question, len(rows), draw)
 
 
 def compare_sentence(key: str, per_level, diffs: list[Difference]) -> str:
@@ -442,12 +461,13 @@ def run_levels(analysis: str, module, levels: list[Level], analyse_one) -> commo
     name = module.NAME
     keys = list(dict.fromkeys(c.key for _, claims in per_level for c in claims))
     first = per_level[0][0].runs[0].manifest
-    note = (f"Levels: {', '.join(f'{lv.label} (n = {_deals(s)})' for lv, s in zip(levels, subs.values()))}; "
-            f"rules {common.rules_text(first)}. 95% intervals; a level with fewer than {common.MIN_N} deals for a "
-            "question is not drawn.")
-    title = f"{subs[slug(levels[0].label)].title}: the answer at each level of play"
+    note = (f"Levels of play: {', '.join(lv.label for lv in levels)} (n = deals under each point); rules "
+            f"{common.rules_text(first)}. 95% intervals; a level with fewer than {common.MIN_N} deals for a question is "
+            "not drawn.")
+    title = f"{subs[slug(levels[0].label)].title}, at each level of play"
     figs = levels_figure(per_level, title, note)
-    figures = {f"{name}_levels" + (f"_{i + 1}" if i else ""): fig for i, fig in figs.items()}
+    figures = {f"{name}_levels" + ("" if i == 0 else f"_{slug(group).replace('.', '_')}"): fig
+               for i, (group, fig) in enumerate(figs.items())}
     compared = [k for k in keys if sum(1 for _, claims in per_level for c in claims if c.key == k) >= 2]
     sentences = [compare_sentence(k, per_level, diffs) for k in compared]
     if len(compared) < len(keys):
@@ -468,10 +488,6 @@ def run_levels(analysis: str, module, levels: list[Level], analyse_one) -> commo
     result.per_level = per_level
     result.differences = diffs
     return result
-
-
-def _deals(sub: common.Analysis) -> str:
-    return sub.sample.split(" from ")[0]
 
 
 def command_of(analysis: str, levels: list[Level], out="OUT") -> str:

@@ -121,14 +121,16 @@ def analyse(runs: list, data) -> common.Analysis:
                                     "tricks per bid",
                                     ("overbids, taking fewer tricks than bid", "underbids, taking more tricks than bid",
                                      "bids match the tricks"),
-                                    MARGIN, caveat=f"{who} bidders, all four seats"))
+                                    MARGIN, caveat=f"{who} bidders, all four seats", group="sp.bids"))
     if t["side_rows"].height:
         claims.append(cluster_claim("sp.side", "A side's tricks minus its contract (two numeric bids)",
-                                    t["side_rows"], "over_contract", "tricks per contract", SIDE_WORDS, MARGIN))
+                                    t["side_rows"], "over_contract", "tricks per contract", SIDE_WORDS, MARGIN,
+                                    group="sp.bids"))
     nil = t["nil"]
     if nil.height:
         claims.append(rate_claim("sp.nil_chosen", f"Nil bids that succeed (the nils {who} chose; observational)",
-                                 int(nil["held"].sum()), nil.height, "nil bids", NIL_WORDS, margin=0.05))
+                                 int(nil["held"].sum()), nil.height, "nil bids", NIL_WORDS, margin=0.05,
+                                 group="sp.nil"))
     level = common.level_text(run.manifest)
     note = (f"{level}; bids by {who}; rules {common.rules_text(run.manifest)}; {n_deals:,} deals. Intervals "
             f"clustered by deal; bids of n < {common.MIN_N} not drawn (all are in the tables).")

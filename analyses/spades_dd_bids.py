@@ -115,7 +115,8 @@ def analyse(runs: list, data, asked_by: str | None = None) -> common.Analysis:
         if sides.height:
             claims.append(cluster_claim("sp.side", "A side's tricks minus its contract (two numeric bids)", sides,
                                         "dd_over", "tricks per contract", SIDE_WORDS, MARGIN,
-                                        caveat=f"{bidders_text(played.manifest)} bids, open-hand play"))
+                                        caveat=f"{bidders_text(played.manifest)} bids, open-hand play",
+                                        group="sp.bids"))
         if seats is not None:
             bids = pl.concat([played.hands.filter((pl.col(f"bid{s}") == 0) & ~pl.col(f"blind{s}")).select(
                 "deal", pl.lit(s, pl.Int8).alias("seat"), (pl.col(f"tricks{s}") == 0).alias("held_in_play"))
@@ -128,7 +129,7 @@ def analyse(runs: list, data, asked_by: str | None = None) -> common.Analysis:
                 claims.append(rate_claim("sp.nil_chosen", f"Nil bids that succeed (the nils "
                                          f"{bidders_text(played.manifest)} chose; observational)",
                                          int(chosen["safe"].sum()), chosen.height, "nil bids", NIL_WORDS, margin=0.05,
-                                         caveat=CAVEAT))
+                                         caveat=CAVEAT, group="sp.nil"))
     if nil is not None and asked_by is None:
         every = nil.filter(pl.col("feature") == "all").row(0, named=True)
         claims.append(rate_claim("sp.nil_dd", "Dealt hands whose nil holds with perfect play",

@@ -101,13 +101,10 @@ def analyse(runs: list, data) -> common.Analysis:
     fig = common.figure(_panels(grid, partner), "Spades: when is nil worth bidding? Success and paired value of "
                                                 "nil against the bidder's number", note)
     pays = common.shown(grid).filter(pl.col("value_low") > 0)
-    def hand(r):
-        sp, ak = r["spades_capped"], r["ak"]
-        spades = f"{sp}+ spades" if sp == 5 else common.plural(sp, "spade").replace(",", "")
-        aces = {0: "no ace or king", 1: "one ace or king", 2: "2+ aces or kings"}[ak]
-        return f"{spades} and {aces}"
-
-    where = "; ".join(hand(r) for r in pays.iter_rows(named=True)) if pays.height else "no group of hands"
+    aces = {0: "no ace or king", 1: "one ace or king", 2: "2+ aces or kings"}
+    where = "; ".join(
+        f"{aces[ak]} and {_spades(pays.filter(pl.col('ak') == ak)['spades_capped'].to_list())}"
+        for ak in sorted(pays["ak"].unique().to_list())) if pays.height else "no group of hands"
     by = {c.key: c for c in claims}
     answer = f"Nil pays (95% interval above zero) with {where}."
     if "sp.nil_good_value" in by:
@@ -128,6 +125,16 @@ def analyse(runs: list, data) -> common.Analysis:
                "success Wilson; value = per-deal difference of the nil side's net points (t)")
 
 
+def _spades(values) -> str:
+    """[0, 1, 2, 3] -> "0–3 spades"; [1] -> "1 spade"."""
+    values = sorted(values)
+    if len(values) > 1 and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}–{values[-1]}{'+' if values[-1] == 5 else ''} spades"
+    if len(values) == 1:
+        return common.plural(values[0], "spade")
+    return "/".join(map(str, values)) + " spades"
+
+
 def _panels(grid: pl.DataFrame, partner: pl.DataFrame) -> list[common.Panel]:
     g = common.shown(grid)
     p = common.shown(partner)
@@ -137,6 +144,8 @@ def _panels(grid: pl.DataFrame, partner: pl.DataFrame) -> list[common.Panel]:
     def lines(ax, column, scale):
         for ak in sorted(g["ak"].unique().to_list()):
             s = g.filter(pl.col("ak") == ak).sort("spades_capped")
+            if s.height < 2:  # a lone point is not a line
+                continue
             common.error_bars(ax, s["spades_capped"].to_numpy() + (ak - 1) * 0.05, s, column, f"{column}_low",
                               f"{column}_high", scale=scale, fmt="o-", ms=3, color=cmap(ak / 2.5), label=ak_text[ak])
         common.integer_ticks(ax)
@@ -156,6 +165,8 @@ def _panels(grid: pl.DataFrame, partner: pl.DataFrame) -> list[common.Panel]:
     def c(ax):
         for sp in sorted(p["sp"].unique().to_list()):
             s = p.filter(pl.col("sp") == sp).sort("partner")
+            if s.height < 2:  # a lone point is not a line
+                continue
             common.error_bars(ax, s["partner"].to_numpy() + (sp - 1.5) * 0.05, s, "value", "value_low", "value_high",
                               fmt="o-", ms=3, color=cmap(sp / 3.5), label=f"{sp}{'+' if sp == 3 else ''} spades")
         ax.axhline(0, color="grey", lw=0.8)

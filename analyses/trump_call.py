@@ -249,7 +249,7 @@ def analyse(runs: list, data) -> common.Analysis:
     claims = [mean_claim(f"tf.{o}", f"{upper_first(OPTION_TEXT[o])} instead of the longest suit",
                          deals[f"d_{o}"].to_numpy(), "points per round",
                          (f"call the longest suit, not {CALLED[o]}", f"{CALLED[o]} beats the longest suit", "the same"),
-                         MARGIN, deals=deals["deal"].to_numpy(), caveat=CAVEAT) for o in OPTIONS]
+                         MARGIN, deals=deals["deal"].to_numpy(), caveat=CAVEAT, group="tf.calls") for o in OPTIONS]
     tables = {NAME: table, f"{NAME}_by_pattern": by_pattern, f"{NAME}_second": second, f"{NAME}_notrump": notrump}
     figures = {NAME: fig} if fig is not None else {}
     details = []
@@ -262,7 +262,7 @@ def analyse(runs: list, data) -> common.Analysis:
                                      per["gain"].to_numpy(), "points per round",
                                      ("the longest-suit rule beats the searched call", "searching the call gains",
                                       "searching gains nothing over the longest suit"), MARGIN,
-                                     deals=per["deal"].to_numpy(),
+                                     deals=per["deal"].to_numpy(), group="tf.searched",
                                      caveat=f"the call searched by {searched_policy(searched.manifest)}, the play as "
                                             "in the what-if rows"))
             sfig = common.figure(_searched_panels(stable),
@@ -277,6 +277,12 @@ def analyse(runs: list, data) -> common.Analysis:
             changed = 1 - float(stable.filter(pl.col("call") == "longest suit")["share"].sum())
             details.append(f"The search ({searched_policy(searched.manifest)}) called another trump than the longest "
                            f"suit on {common.pct(changed)} of {per.height:,} deals.")
+    exceptions = common.shown(second).filter(pl.col("d_second_low") > 0)
+    if exceptions.height:
+        details.append("The second longest suit beats the longest (95% interval above zero) only when it is "
+                       + "; ".join(f"{r['shorter']} card{'s' if r['shorter'] != 1 else ''} shorter with {r['more_tops']:+d} "
+                                   f"top cards ({r['d_second']:+.2f}, n = {r['n']:,})"
+                                   for r in exceptions.iter_rows(named=True)) + ".")
     return common.Analysis(
         name="trump-call", stem=NAME, title="Trump Friend: which trump to call", answer=_answer(claims, n),
         tables=tables, figures=figures, claims=claims, details=details, sample=sample, level=level,
@@ -345,6 +351,8 @@ def _panels(by_pattern, second, notrump) -> list[common.Panel]:
         lengths = sorted(nt["longest_length"].unique().to_list())
         for i, length in enumerate(lengths):
             g = nt.filter(pl.col("longest_length") == length).sort("tops")
+            if g.height < 2:  # a lone point is not a line
+                continue
             common.error_bars(ax, g["tops"].to_numpy(), g, "d_notrump", "d_notrump_low", "d_notrump_high", fmt="o-",
                               ms=3, color=cmap(i / max(len(lengths) - 1, 1)),
                               label=f"longest suit {length}{'+' if length == 7 else ''} cards")

@@ -102,7 +102,7 @@ def analyse(runs: list, data, asked_by: str | None = None) -> common.Analysis:
                                deals[f"d_{o}"].to_numpy(), "points per round",
                                (f"call the longest suit, not {CALLED[o]}", f"{CALLED[o]} beats the longest suit",
                                 "the same"),
-                               MARGIN, deals=ids, caveat=CAVEAT) for o in OPTIONS]
+                               MARGIN, deals=ids, caveat=CAVEAT, group="tf.calls") for o in OPTIONS]
     friend_claims = [mean_claim("tf.friend", "No friend instead of the highest-trump friend (score relative to the "
                                 "others)", deals["friend_change"].to_numpy(), "points per round",
                                 ("call the friend", "play alone (no friend)", "the same"), MARGIN, deals=ids,
