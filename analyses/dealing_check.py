@@ -265,11 +265,11 @@ def _points_panel(t: pl.DataFrame, tests: pl.DataFrame, size: int, game: str) ->
         common.error_bars(ax, x, tp, "observed_share", "share_low", "share_high", scale=100,
                           fmt="o", ms=2, color="#4C72B0", label="simulated")
         common.integer_ticks(ax)
-        ax.set_xlabel(f"{label} in seat 0's hand ({rule})")
+        ax.set_xlabel(f"{label} in seat 0's hand")
         ax.set_ylabel("share of deals (%)")
         ax.legend(fontsize=7)
 
-    return common.Panel(f"Points (χ² p = {p:.3f})", tp.height, draw)
+    return common.Panel(f"Points, {rule} (χ² p = {p:.3f})", tp.height, draw)
 
 
 def run_is_constrained(manifest: dict, run: common.RunInput) -> bool:

@@ -162,8 +162,12 @@ def _condition(cells: pl.DataFrame) -> str:
         for a in (1, 2):
             if fits((pl.col("bowers") >= b) & (pl.col("aces") >= a)):
                 return f"with {words[('bowers', b)]} and {'an ace' if a == 1 else '2 aces'}"
-    paying = cells.filter(pl.col("pays"))["cards"].to_list()
-    return "with " + (" or ".join(paying) if len(paying) <= 2 else "some holdings (see the chart)")
+    paying = cells.filter(pl.col("pays"))
+    if paying.height > 2:
+        return "with some holdings (see the chart)"
+    bowers = {0: "no bower", 1: "a bower", 2: "both bowers"}
+    aces = {0: "no off-suit ace", 1: "an off-suit ace", 2: "2+ off-suit aces"}
+    return "with " + ", or ".join(f"{bowers[r['bowers']]} and {aces[r['aces']]}" for r in paying.iter_rows(named=True))
 
 
 def analyse(runs: list, data) -> common.Analysis:

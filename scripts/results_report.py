@@ -140,6 +140,11 @@ def rows(done) -> list[Row]:
             all_below = all(ref[k].outcome == "below" for k in keys)
             answer = ("Call your longest suit: the second or third longest, or no trump, scores less on the same hand."
                       if all_below else upper_first("; ".join(ref[k].verdict for k in keys)) + ".")
+            sub = next(iter(r.levels.values())) if r.levels else r
+            exceptions = [d for d in sub.details if d.startswith("The second longest suit beats")]
+            if exceptions:
+                answer += " " + exceptions[0].replace("The second longest suit beats the longest (95% interval above "
+                                                      "zero) only when it is", "Exception: the second longest when it is")
             effect = "; ".join(f"{w} {est(ref[k], False)}" for w, k in zip(("2nd longest", "3rd longest", "no trump"),
                                                                             keys)) + " points a round against the longest"
             add("trump", "Trump Friend: which trump to call?", answer, effect, f"{ref['tf.second'].n:,} deals", holds_at(levels, keys, "below"),
@@ -193,7 +198,7 @@ def rows(done) -> list[Row]:
             key = f"eu.{what}.1.t3" if what == "order" else "eu.alone.4.t4"
             c = ref.get(key)
             if c and sentence:
-                add("euchre", f"Euchre: when to {word.lower()}?", sentence.split(" — ", 1)[-1].rstrip(".").rstrip(".") + ".",
+                add("euchre", f"Euchre: when to {word.lower()}?", upper_first(sentence.split(" — ", 1)[-1].rstrip(".")) + ".",
                     f"{est(c)} ({c.question.split(': ', 1)[1]})", f"{c.n:,} deals", holds_at(levels, [key]), c.caveat)
     if "knock" in by:
         r = by["knock"][0]
