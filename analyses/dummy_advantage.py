@@ -73,7 +73,7 @@ def analyse(runs: list, data) -> common.Analysis:
         first = f.filter(pl.col("position") == 0).select("deal", pl.col("score").alias("first"))
         others = f.filter(pl.col("position") > 0).group_by("deal").agg(pl.col("score").mean().alias("others"))
         per = first.join(others, on="deal").with_columns((pl.col("first") - pl.col("others")).alias("change")).sort("deal")
-        c = mean_claim(f"dm.first.{n}", f"{n} players: the first player's deal score minus the others' mean",
+        c = mean_claim(f"dm.first.{n}", f"The first player's deal score minus the others' mean: {n} players",
                        per["change"].to_numpy(), "points a deal",
                        ("the first turn costs points", "the first turn is worth points", "the first turn is worth nothing"),
                        MARGIN, deals=per["deal"].to_numpy(), caveat="every seat plays the same policy",
@@ -83,7 +83,7 @@ def analyse(runs: list, data) -> common.Analysis:
         by_position.append(grouped_means(f, ["players", "position"], ["score"]))
         d, lo, hi, g = cluster_difference(f["score"].to_numpy(), (f["spetos"] == 1).to_numpy(),
                                           (f["spetos"] == 0).to_numpy(), f["deal"].to_numpy())
-        claims.append(Claim(f"dm.speto.{n}", f"{n} players: a seat dealt one speto instead of none (observational)",
+        claims.append(Claim(f"dm.speto.{n}", f"A seat dealt one speto instead of none (observational): {n} players",
                             d, lo, hi, g, "points a deal", ("a speto costs points", "a speto is worth points",
                                                             "a speto is worth nothing"), MARGIN,
                             std=(hi - lo) / 3.92 * np.sqrt(g) if np.isfinite(hi - lo) else float("nan"),

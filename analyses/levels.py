@@ -462,7 +462,7 @@ def run_levels(analysis: str, module, levels: list[Level], analyse_one) -> commo
     keys = list(dict.fromkeys(c.key for _, claims in per_level for c in claims))
     first = per_level[0][0].runs[0].manifest
     note = (f"Levels of play: {', '.join(lv.label for lv in levels)} (n = deals under each point); rules "
-            f"{common.rules_text(first)}. 95% intervals; a level with fewer than {common.MIN_N} deals for a question is "
+            f"{subs[slug(levels[0].label)].rules or common.rules_text(first)}. 95% intervals; a level with fewer than {common.MIN_N} deals for a question is "
             "not drawn.")
     title = f"{subs[slug(levels[0].label)].title}, at each level of play"
     figs = levels_figure(per_level, title, note)
