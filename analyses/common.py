@@ -172,6 +172,19 @@ def options_of(hands: pl.LazyFrame) -> list[str]:
 # ---------------------------------------------------------------- captions
 
 
+OPEN_HAND = "open-hand"
+
+
+def level_label(manifest: dict) -> str:
+    """A run's level of play from its manifest: ``open-hand`` for a solve run, else the seats'
+    play policies (one name when every seat plays the same, else ``a/b``)."""
+    if manifest.get("command") == "solve":
+        return OPEN_HAND
+    seats = [str(s) for s in manifest.get("policies", {}).get("seats", [])]
+    names = list(dict.fromkeys(seats))
+    return "/".join(names) if names else "unknown"
+
+
 def policies_text(manifest: dict) -> str:
     """The policies of a run in words: the seats' play policy and the decision policies that
     differ from the game's defaults."""
@@ -197,8 +210,6 @@ def decision_defaults(game: str) -> dict:
 
 def level_text(manifest: dict) -> str:
     """The level of play a run stands for, in words (the summary's "Level of play" line)."""
-    from analyses.levels import level_label
-
     label = level_label(manifest)
     if label == "open-hand":
         return "open-hand: every seat plays perfectly with every card seen (simcore solve)"

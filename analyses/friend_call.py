@@ -96,7 +96,7 @@ def analyse(runs: list, data) -> common.Analysis:
                              "delta": float(deals[f"delta_{o}"].mean()), "delta_std": float(deals[f"delta_{o}"].std()),
                              "relative": float(deals[f"relative_{o}"].mean()),
                              "relative_std": float(deals[f"relative_{o}"].std())} for o in OPTIONS])
-    options = mean_table(mean_table(rate_table(options, prefix="win_rate"), "delta", "delta", "delta_std"),
+    options = mean_table(mean_table(rate_table(options), "delta", "delta", "delta_std"),
                          "relative", "relative", "relative_std")
     claim = mean_claim("tf.friend", "No friend instead of the highest-trump friend (score relative to the others)",
                        deals["relative_change"].to_numpy(), "points per round",

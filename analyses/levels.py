@@ -37,10 +37,10 @@ import numpy as np
 import polars as pl
 
 from analyses import common
+from analyses.common import OPEN_HAND, level_label  # noqa: F401  (level_label: part of this module's API)
 from analyses.stats import mean_interval, rate_difference, t_interval, verdict, welch_difference, wilson
 from simcore.errors import SimcoreError
 
-OPEN_HAND = "open-hand"
 MAX_PANELS = 4
 
 
@@ -175,16 +175,6 @@ def rate_claim(key: str, question: str, successes: int, n: int, unit: str, words
 
 
 # ---------------------------------------------------------------- levels
-
-
-def level_label(manifest: dict) -> str:
-    """A run's level of play from its manifest: ``open-hand`` for a solve run, else the seats'
-    play policies (one name when every seat plays the same, else ``a/b``)."""
-    if manifest.get("command") == "solve":
-        return OPEN_HAND
-    seats = [str(s) for s in manifest.get("policies", {}).get("seats", [])]
-    names = list(dict.fromkeys(seats))
-    return "/".join(names) if names else "unknown"
 
 
 def parse_labels(labels) -> dict[str, str]:

@@ -128,7 +128,7 @@ def analyse(runs: list, data) -> common.Analysis:
                                     group="sp.bids"))
     nil = t["nil"]
     if nil.height:
-        claims.append(rate_claim("sp.nil_chosen", f"Nil bids that succeed (the nils {who} chose; observational)",
+        claims.append(rate_claim("sp.nil_chosen", "Nil bids that succeed (the nils the level's bidders chose; observational)",
                                  int(nil["held"].sum()), nil.height, "nil bids", NIL_WORDS, margin=0.05,
                                  group="sp.nil"))
     level = common.level_text(run.manifest)

@@ -126,8 +126,8 @@ def analyse(runs: list, data, asked_by: str | None = None) -> common.Analysis:
                 pl.len().alias("n"), pl.col("safe").sum().cast(pl.Int64).alias("successes"),
                 pl.col("held_in_play").sum().alias("held_in_play")))
             if chosen.height:
-                claims.append(rate_claim("sp.nil_chosen", f"Nil bids that succeed (the nils "
-                                         f"{bidders_text(played.manifest)} chose; observational)",
+                claims.append(rate_claim("sp.nil_chosen", "Nil bids that succeed (the nils the level's bidders chose; "
+                                         "observational)",
                                          int(chosen["safe"].sum()), chosen.height, "nil bids", NIL_WORDS, margin=0.05,
                                          caveat=CAVEAT, group="sp.nil"))
     if nil is not None and asked_by is None:

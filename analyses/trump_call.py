@@ -163,7 +163,7 @@ def option_table(deals: pl.DataFrame) -> pl.DataFrame:
         rows.append({"option": OPTION_TEXT[name], "n": d.size, "successes": int(w.sum()),
                      "delta": float(d.mean()), "delta_std": float(d.std(ddof=1)) if d.size > 1 else float("nan"),
                      "change": float(diff.mean()), "change_std": float(diff.std(ddof=1)) if d.size > 1 else float("nan")})
-    t = rate_table(pl.DataFrame(rows), prefix="win_rate")
+    t = rate_table(pl.DataFrame(rows))  # win rate as rate, rate_low, rate_high
     return mean_table(mean_table(t, "delta", "delta", "delta_std"), "change", "change", "change_std")
 
 
@@ -396,9 +396,9 @@ def _observational(run: common.RunInput, data) -> common.Analysis:
                     .alias("call"),
                     declarer_delta().alias("delta"), pl.col("declarer_won").cast(pl.Int64).alias("won"))
             .collect())
-    t = rows.groupgrouped_means("call").agg(pl.len().alias("n"), pl.col("won").sum().alias("successes"),
+    t = rows.group_by("call").agg(pl.len().alias("n"), pl.col("won").sum().alias("successes"),
                                   pl.col("delta").mean(), pl.col("delta").std().alias("delta_std")).sort("call")
-    t = mean_table(rate_table(t, prefix="win_rate"), "delta", "delta", "delta_std")
+    t = mean_table(rate_table(t), "delta", "delta", "delta_std")
     g = common.shown(t)
 
     def a(ax):

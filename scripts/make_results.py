@@ -403,9 +403,11 @@ def analysis_digest(name: str) -> str:
     analyses package it imports, directly or not, and ``ANALYSIS_SIMCORE``."""
     import ast
 
-    from analyses import ANALYSES
+    from analyses import ANALYSES, OPEN_HAND_OF
 
     todo, seen = [ANALYSES[name][0], "analyses", *ANALYSIS_SIMCORE], {}
+    if name in OPEN_HAND_OF:  # its open-hand level is read by another analysis's module
+        todo.append(ANALYSES[OPEN_HAND_OF[name]][0])
     while todo:
         module = todo.pop()
         if module in seen:
@@ -435,7 +437,8 @@ def write_fingerprints(batches: list[Batch], analyses: set[str]) -> None:
         "batches": {k: v for k, v in old.get("batches", {}).items() if k in known} | {
             b.folder: {"command": " ".join(["simcore", b.verb, b.game, *b.first_deals()]),
                        **fingerprint(DATA / b.folder, b.mode, b.checked)} for b in batches},
-        "analyses": old.get("analyses", {}) | {a: analysis_digest(a) for a in sorted(analyses)},
+        "analyses": {k: v for k, v in old.get("analyses", {}).items() if k in {j.analysis for j in JOBS}}
+        | {a: analysis_digest(a) for a in sorted(analyses)},
     }
     FINGERPRINTS.write_text(json.dumps(record, indent=1) + "\n")
 

@@ -132,6 +132,15 @@ def test_trump_call_compares_each_option_with_the_longest_suit_on_the_same_deal(
     assert "trump=random" in result.summary and "300 searched calls" in result.summary
 
 
+def test_trump_call_on_an_ordinary_run_is_observational(runs, tmp_path):
+    simcore.simulate("trump-friend", 300, seed=5, policy=["trump=random"], out=tmp_path / "obs")
+    result = analyze("trump-call", tmp_path / "obs")
+    assert result.tables["trump_call"]["n"].sum() == 300 and not result.claims
+    assert "observational" in result.summary.lower()
+    with pytest.raises(SimcoreError, match="--what-if friend"):
+        analyze("trump-call", runs["tf-friend"])
+
+
 def test_friend_call_is_paired_on_the_score_relative_to_the_others(runs):
     result = analyze("friend-call", runs["tf-friend"])
     rows = hands(runs["tf-friend"])
