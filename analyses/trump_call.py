@@ -310,11 +310,13 @@ def _answer(claims, n) -> str:
     return text
 
 
-def _panels(by_pattern, second, notrump) -> list[common.Panel]:
+def pattern_panel(by_pattern: pl.DataFrame) -> common.Panel:
+    """Each option against the longest suit, by the declarer's suit-length pattern (the eight
+    commonest with n ≥ MIN_N; the deals of each below its name)."""
     pats = common.shown(by_pattern).head(8)
     colours = {"second": "#4C72B0", "third": "#55A868", "notrump": "#C44E52"}
 
-    def a(ax):
+    def draw(ax):
         x = np.arange(pats.height)
         for i, o in enumerate(OPTIONS):
             common.error_bars(ax, x + (i - 1) * 0.2, pats, f"d_{o}", f"d_{o}_low", f"d_{o}_high", fmt="o",
@@ -325,6 +327,10 @@ def _panels(by_pattern, second, notrump) -> list[common.Panel]:
         ax.set_ylabel("score per round: option − longest suit")
         ax.legend(fontsize=7)
 
+    return common.Panel("Each option against the longest suit, by pattern (95% t)", pats.height, draw)
+
+
+def _panels(by_pattern, second, notrump) -> list[common.Panel]:
     grid = common.shown(second)
 
     def b(ax):
@@ -362,7 +368,7 @@ def _panels(by_pattern, second, notrump) -> list[common.Panel]:
         ax.set_ylabel("score per round: no trump − longest suit")
         ax.legend(fontsize=7)
 
-    return [common.Panel("Each option against the longest suit, by pattern (95% t)", pats.height, a),
+    return [pattern_panel(by_pattern),
             common.Panel("Second longest − longest suit (points per round; * = 95% interval excludes 0; deals "
                          "below)", grid.height, b),
             common.Panel("No trump − longest suit by top cards held (95% t)", nt.height, c)]

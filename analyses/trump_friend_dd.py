@@ -26,7 +26,8 @@ from analyses import common
 from analyses.common import upper_first
 from analyses.levels import mean_claim
 from analyses.stats import grouped_means
-from analyses.trump_call import CALLED, MARGIN, NO_TRUMP, OPTION_TEXT, OPTIONS, deal_features, pattern_name
+from analyses.trump_call import (CALLED, MARGIN, NO_TRUMP, OPTION_TEXT, OPTIONS, deal_features, pattern_name,
+                                 pattern_panel)
 from simcore.errors import SimcoreError
 from simcore.frames import bit_of, seat_value
 
@@ -132,17 +133,6 @@ def analyse(runs: list, data, asked_by: str | None = None) -> common.Analysis:
 
 def _panels(by_pattern: pl.DataFrame) -> list[common.Panel]:
     pats = common.shown(by_pattern).head(8)
-    colours = {"second": "#4C72B0", "third": "#55A868", "notrump": "#C44E52"}
-
-    def a(ax):
-        x = np.arange(pats.height)
-        for i, o in enumerate(OPTIONS):
-            common.error_bars(ax, x + (i - 1) * 0.2, pats, f"d_{o}", f"d_{o}_low", f"d_{o}_high", fmt="o",
-                              color=colours[o], label=OPTION_TEXT[o])
-        ax.axhline(0, color="grey", lw=0.8)
-        ax.set_xticks(x, [f"{p}\n{k:,}" for p, k in zip(pats["pattern"], pats["n"])], fontsize=7)
-        ax.set_ylabel("score per round: option − longest suit")
-        ax.legend(fontsize=7)
 
     def b(ax):
         x = np.arange(pats.height)
@@ -151,5 +141,5 @@ def _panels(by_pattern: pl.DataFrame) -> list[common.Panel]:
         ax.set_xticks(x, [f"{p}\n{k:,}" for p, k in zip(pats["pattern"], pats["n"])], fontsize=7)
         ax.set_ylabel("relative score per round: no friend − friend")
 
-    return [common.Panel("Each call against the longest suit (95% t)", pats.height, a),
+    return [pattern_panel(by_pattern),
             common.Panel("No friend against the friend, longest-suit call (95% t)", pats.height, b)]
