@@ -1,11 +1,13 @@
-"""Analyses: one module per question.  Each reads a run folder lazily with polars and writes
-a PNG chart, the table(s) behind it (CSV) and a Markdown summary.
+"""Analyses: one module per question.  Each reads run folders lazily with polars and returns
+an :class:`analyses.common.Analysis`: tables (polars), figures (matplotlib), a Markdown summary
+and claims (answers with 95% intervals); files (PNG, CSV, Markdown) only when asked.
 
     simcore analyze NAME --data RUN_DIR --out OUT_DIR
-    analyses.run_analysis(NAME, RUN_DIR, OUT_DIR)
+    simcore.analyze(NAME, data=[RUN_DIR], out=None)      # -> Analysis, nothing written
+    analyses.run_analysis(NAME, RUN_DIR, OUT_DIR)        # writes, returns the paths
 
 ``ANALYSES`` maps a name to (module, game); the game ``"any"`` accepts a run of every game.
-``--data`` is one run folder, or (for analyses whose module has ``run_set``) a folder whose
+``--data`` is one run folder, or (for analyses whose module says ``SEVERAL_RUNS``) a folder whose
 sub-folders are runs of the same game, e.g. one run per knock threshold.  Several ``--data``
 (a list) are levels of play shown side by side (``analyses.levels``).  The strategy analyses
 refuse a ``simcore solve`` run unless their module says ``SOLVE_RUNS``; among several levels, a
@@ -16,6 +18,7 @@ counterpart (``OPEN_HAND_OF``), whose answers stand beside the others'.
 from __future__ import annotations
 
 import importlib
+import inspect
 from pathlib import Path
 
 from simcore.errors import SimcoreError
@@ -33,6 +36,7 @@ ANALYSES = {
     "euchre-dd-order": ("analyses.euchre_dd_order", "euchre"),
     "trump-friend-dd": ("analyses.trump_friend_dd", "trump-friend"),
     "spades-dd-bids": ("analyses.spades_dd_bids", "spades"),
+    "spades-nil": ("analyses.spades_nil", "spades"),
 }
 
 # The analysis that reads a strategy question's open-hand level (a ``simcore solve`` run, for
@@ -46,11 +50,13 @@ OPEN_HAND_OF = {
 }
 
 
-def run_analysis(name: str, data, out, labels=None) -> list[Path]:
-    """Run analysis ``name`` on the run folder (or folder of runs) ``data``; returns the files
-    written in ``out``.  ``data`` may be a list of such folders made at different levels of
-    play: each is analysed into ``out/<level>/`` and compared side by side (``analyses.levels``;
-    ``labels`` = ``{folder: name}`` or ``DIR=NAME`` strings overrides the manifest's label)."""
+def analyze(name: str, data, out=None, labels=None):
+    """Run analysis ``name`` on the run folder (or folder of runs) ``data``, or on a list of
+    such folders made at different levels of play (compared side by side, ``analyses.levels``;
+    ``labels`` = ``{folder: name}`` or ``DIR=NAME`` strings overrides a level's label).
+
+    Returns an :class:`analyses.common.Analysis` (``.tables``, ``.figure``, ``.summary``,
+    ``.claims``); files are written only when ``out`` is given (then ``.files`` lists them)."""
     if name not in ANALYSES:
         raise SimcoreError(f"unknown analysis {name!r}; known: {', '.join(ANALYSES)}")
     module = importlib.import_module(ANALYSES[name][0])
@@ -65,17 +71,39 @@ def run_analysis(name: str, data, out, labels=None) -> list[Path]:
         raise SimcoreError(f"analysis {name!r} reads simcore simulate runs; {folders[0]} is an open-hand table "
                            f"(simcore solve): use {OPEN_HAND_OF[name]}, or give it as one --data level beside "
                            "simulate runs")
-    out_dir = _out_folder(out)
+    shown_out = out if out is not None else "OUT"
     if len(inputs) == 1:
-        # one level: exactly the single-run analysis (``data`` as given, for its command line)
-        return _run_one(module, inputs[0][0], inputs[0][2], out_dir, data[0] if several else data)
-    from analyses import levels
+        folder, _, runs = inputs[0]
+        result = _analyse_one(module, folder, runs, data[0] if several else data)
+        result.command = f"simcore analyze {name} --data {data[0] if several else data} --out {shown_out}"
+    else:
+        from analyses import levels
 
-    made = levels.make_levels([(f, runs) for f, _, runs in inputs], labels)
-    for lv, (_, mod, _) in zip(made, inputs):
-        lv.module = mod
-    return levels.run_levels(name, module, made, out_dir,
-                             lambda lv, folder: _run_one(lv.module, lv.data, lv.runs, _out_folder(folder)))
+        if not getattr(module, "LEVELS", False):
+            raise SimcoreError(f"analysis {name!r} compares no levels of play: give it one --data")
+        made = levels.make_levels([(f, runs) for f, _, runs in inputs], labels)
+        for lv, (_, mod, _) in zip(made, inputs):
+            lv.module = mod
+
+        def one(lv):
+            sub = _analyse_one(lv.module, lv.data, lv.runs, lv.data, asked_by=name if lv.module is not module else None)
+            sub.command = (f"simcore analyze {OPEN_HAND_OF[name] if lv.module is not module else name} "
+                           f"--data {lv.data} --out {Path(shown_out) / levels.slug(lv.label)}")
+            return sub
+
+        result = levels.run_levels(name, module, made, one)
+        result.command = levels.command_of(name, made, shown_out)
+    if out is not None:
+        result.write(out)
+    return result
+
+
+def run_analysis(name: str, data, out, labels=None) -> list[Path]:
+    """``analyze(name, data, out, labels)`` for the command line: writes the files and returns
+    their paths."""
+    result = analyze(name, data, out, labels)
+    result.close()
+    return result.files
 
 
 def _level_input(name: str, module, folder: Path):
@@ -101,7 +129,7 @@ def _holds_solve_run(folder: Path) -> bool:
 
 
 def _read_runs(name: str, module, folder: Path) -> list:
-    """The runs of one --data folder: itself, or (for analyses with ``run_set``) its sub-folders."""
+    """The runs of one --data folder: itself, or (for analyses whose module says ``SEVERAL_RUNS``) its sub-folders."""
     from simcore.runs import MANIFEST, is_run_folder, load, read_manifest
 
     from analyses.common import RunInput
@@ -115,7 +143,7 @@ def _read_runs(name: str, module, folder: Path) -> list:
         folders = sorted(p for p in folder.iterdir() if is_run_folder(p))
         if not folders:
             raise SimcoreError(f"{folder} is not a simcore run folder (no {MANIFEST}) and holds no runs")
-        if not hasattr(module, "run_set"):
+        if not getattr(module, "SEVERAL_RUNS", False):
             raise SimcoreError(f"analysis {name!r} reads one run folder; {folder} holds several runs")
     runs = []
     for f in folders:
@@ -124,7 +152,7 @@ def _read_runs(name: str, module, folder: Path) -> list:
         if game != ANY_GAME and manifest.get("game") != game:
             raise SimcoreError(f"analysis {name!r} needs a {game} run; {f} is {manifest.get('game')}")
         solved = manifest.get("command") == "solve"
-        if solved and hasattr(module, "level_claims") and not getattr(module, "SOLVE_RUNS", False):
+        if solved and getattr(module, "LEVELS", False) and not getattr(module, "SOLVE_RUNS", False):
             raise SimcoreError(f"analysis {name!r} reads simcore simulate runs; {f} is an open-hand table "
                                "(simcore solve)" + (": use euchre-dd-order" if game == "euchre" else ""))
         runs.append(RunInput(f, manifest, hands))
@@ -133,18 +161,9 @@ def _read_runs(name: str, module, folder: Path) -> list:
     return runs
 
 
-def _out_folder(out) -> Path:
-    out_dir = Path(out)
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise SimcoreError(f"cannot write to {out_dir}: {e.strerror or e}") from None
-    return out_dir
-
-
-def _run_one(module, folder: Path, runs: list, out_dir: Path, data=None) -> list[Path]:
-    """The single-level path: one run (``run``) or a folder of runs (``run_set``)."""
-    data = folder if data is None else data
-    if len(runs) > 1 or folder != runs[0].path:
-        return module.run_set(runs, out_dir, data)
-    return module.run(runs[0].hands, runs[0].manifest, out_dir, data)
+def _analyse_one(module, folder: Path, runs: list, data, asked_by=None):
+    """The single-level path: one run or a folder of runs (``analyse(runs, data)``); an
+    open-hand counterpart is told which analysis asks (its claims answer that one's keys)."""
+    if asked_by is not None and "asked_by" in inspect.signature(module.analyse).parameters:
+        return module.analyse(runs, data, asked_by=asked_by)
+    return module.analyse(runs, data)

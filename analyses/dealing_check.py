@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from pathlib import Path
-
-import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
 from analyses import common
 from analyses.stats import chi_square, wilson
+from simcore.errors import SimcoreError
 
 NAME = "dealing_check"
 # Public ranks in each game's deck (0 = 2 … 12 = A): Euchre plays 9 … A (EU-2).
@@ -119,7 +117,7 @@ def observed(run: common.RunInput, game: str) -> tuple[pl.DataFrame, pl.DataFram
     hands = common.one_row_per_deal(run)
     hand = _seat0_hand(run)
     size = hand.bitwise_count_ones().cast(pl.Int16).alias("hand_size")
-    lengths = [common.suit_length(hand, s).alias(f"len{s}") for s in range(4)]
+    lengths = [hand.cards.length(s).cast(pl.Int16).alias(f"len{s}") for s in range(4)]
     queries = [hands.select(size, *lengths).group_by("hand_size", *[f"len{s}" for s in range(4)])
                .agg(pl.len().alias("count"))]
     if game in POINTS:
@@ -127,7 +125,7 @@ def observed(run: common.RunInput, game: str) -> tuple[pl.DataFrame, pl.DataFram
         by_value: dict[int, int] = defaultdict(int)
         for c, v in values.items():
             by_value[v] |= 1 << c
-        points = pl.sum_horizontal([common.count_in(hand, m) * v for v, m in by_value.items()])
+        points = pl.sum_horizontal([hand.cards.count_mask(m).cast(pl.Int32) * v for v, m in by_value.items()])
         queries.append(hands.select(size, points.cast(pl.Int32).alias("points"))
                        .group_by("hand_size", "points").agg(pl.len().alias("count")))
     frames = pl.collect_all(queries)
@@ -181,65 +179,29 @@ def tables(run: common.RunInput) -> pl.DataFrame:
     return pl.concat(parts)
 
 
-def run(hands: pl.LazyFrame, manifest: dict, out: Path, data) -> list[Path]:
-    r = common.RunInput(Path(data), manifest, hands)
+def analyse(runs: list, data) -> common.Analysis:
+    if len(runs) != 1:
+        raise SimcoreError("dealing-check reads one run folder")
+    r = runs[0]
+    manifest = r.manifest
     table = tables(r)
     game = manifest["game"]
     tests = (table.group_by("hand_size", "test", maintain_order=True)
              .agg(pl.col("observed").sum().alias("n"), pl.col("chi2").first(), pl.col("dof").first(),
                   pl.col("p_value").first()))
-    sizes = tests["hand_size"].unique(maintain_order=True).to_list()
+    # the figure shows the commonest hand size (the tables hold every size)
+    size = int(tests.sort("n", descending=True)["hand_size"][0])
+    t = table.filter(pl.col("hand_size") == size)
     has_points = "points" in tests["test"].to_list()
-    ncols = 3 if has_points else 2
-    fig, axes = plt.subplots(len(sizes), ncols, figsize=(5.2 * ncols, 4.3 * len(sizes)),
-                             constrained_layout=True, squeeze=False)
-    for row, size in enumerate(sizes):
-        t = table.filter(pl.col("hand_size") == size)
-        ax = axes[row][0]
-        first = t.filter(pl.col("test") == "clubs length")
-        ks = np.array([int(b) for b in first["bin"].to_list()])
-        ax.bar(ks, 100 * first["expected_share"].to_numpy(), color="#cccccc", label="exact (hypergeometric)")
-        for s, suit in enumerate(common.SUITS):
-            ts = t.filter(pl.col("test") == f"{suit} length")
-            common.error_bars(ax, ks + (s - 1.5) * 0.12, ts, "observed_share", "share_low", "share_high",
-                              scale=100, fmt="o", ms=3, label=f"{suit} (simulated)")
-        ax.set_xlabel(f"cards of the suit in seat 0's {size}-card hand")
-        ax.set_ylabel("share of deals (%)")
-        ax.set_title(f"Suit length, {size} cards")
-        ax.legend(fontsize=7)
-        ax = axes[row][1]
-        tp = t.filter(pl.col("test") == "pattern").head(10)
-        x = np.arange(tp.height)
-        ax.bar(x, 100 * tp["expected_share"].to_numpy(), color="#cccccc", label="exact (multinomial)")
-        common.error_bars(ax, x, tp, "observed_share", "share_low", "share_high", scale=100,
-                          fmt="o", color="#C44E52", ms=4, label="simulated")
-        ax.set_xticks(x, tp["bin"].to_list(), rotation=45, fontsize=8)
-        ax.set_xlabel("suit-length pattern (10 most likely)")
-        ax.set_ylabel("share of deals (%)")
-        p = tests.filter((pl.col("hand_size") == size) & (pl.col("test") == "pattern"))["p_value"].item()
-        ax.set_title(f"Suit pattern (χ² p = {p:.3f})")
-        ax.legend(fontsize=7)
-        if has_points:
-            ax = axes[row][2]
-            tp = t.filter(pl.col("test") == "points")
-            x = np.array([int(b) for b in tp["bin"].to_list()])
-            ax.plot(x, 100 * tp["expected_share"].to_numpy(), color="black", lw=1, label="exact")
-            common.error_bars(ax, x, tp, "observed_share", "share_low", "share_high", scale=100,
-                              fmt="o", ms=2, color="#4C72B0", label="simulated")
-            p = tests.filter((pl.col("hand_size") == size) & (pl.col("test") == "points"))["p_value"].item()
-            label, rule, _ = POINTS[game]
-            ax.set_xlabel(f"{label} in seat 0's hand ({rule})")
-            ax.set_ylabel("share of deals (%)")
-            ax.set_title(f"Points (χ² p = {p:.3f})")
-            ax.legend(fontsize=7)
+    panels = [_lengths_panel(t, size), _pattern_panel(t, tests, size)]
+    if has_points:
+        panels.append(_points_panel(t, tests, size, game))
     n = int(tests["n"].max())
     constrained = bool(run_is_constrained(manifest, r))
-    common.suptitle(fig, f"{game}: seat 0's dealt hand against exact combinatorics — {n:,} deals, "
-                    f"95% Wilson intervals{' (CONSTRAINED DEAL: not expected to match)' if constrained else ''}",
-                    manifest)
-    chart = common.save_chart(fig, out, NAME)
-    t1 = common.write_table(table, out, NAME)
-    t2 = common.write_table(tests, out, f"{NAME}_tests")
+    note = (f"{common.level_text(manifest)}; rules {common.rules_text(manifest)}; {n:,} deals; seat 0's hand as dealt; "
+            "95% Wilson intervals; grey: the exact law." + (" CONSTRAINED DEAL: not expected to match." if constrained
+                                                           else ""))
+    fig = common.figure(panels, f"{game}: are the deals uniform? Seat 0's dealt hand against exact combinatorics", note)
     lowest = tests.sort("p_value").row(0, named=True)
     finding = (f"Seat 0's dealt {game} hands agree with the exact laws: none of {tests.height} chi-square "
                f"tests (suit lengths, patterns{', points' if has_points else ''}) rejects at the 0.1% level "
@@ -249,12 +211,65 @@ def run(hands: pl.LazyFrame, manifest: dict, out: Path, data) -> list[Path]:
         finding = (f"Seat 0's dealt {game} hands do NOT match the exact laws: {lowest['test']} "
                    f"({lowest['hand_size']} cards) has chi-square p = {lowest['p_value']:.2g}"
                    f"{' — expected, the run constrains the deal' if constrained else ''}.")
-    summary = common.write_summary(
-        out, NAME, f"{game}: dealing check", chart, finding, f"{n:,} deals from `{data}`", manifest,
-        common.command("dealing-check", data, out), [t1, t2],
-        "seat 0's hand as dealt; exact hypergeometric, multinomial and point laws; Pearson "
-        "chi-square with bins pooled to expect ≥ 5; 95% Wilson intervals on each share")
-    return [chart, t1, t2, summary]
+    return common.Analysis(
+        name="dealing-check", stem=NAME, title=f"{game}: are the deals uniform?", answer=finding,
+        tables={NAME: table, f"{NAME}_tests": tests}, figures={NAME: fig} if fig is not None else {},
+        sample=f"{n:,} deals from `{data}`", level=common.level_text(manifest), rules=common.rules_text(manifest),
+        method="seat 0's hand as dealt; exact hypergeometric, multinomial and point laws; Pearson chi-square with "
+               "bins pooled to expect ≥ 5; 95% Wilson intervals on each share")
+
+
+def _lengths_panel(t: pl.DataFrame, size: int) -> common.Panel:
+    first = t.filter(pl.col("test") == "clubs length")
+    ks = np.array([int(b) for b in first["bin"].to_list()])
+
+    def draw(ax):
+        ax.bar(ks, 100 * first["expected_share"].to_numpy(), color="#cccccc", label="exact (hypergeometric)")
+        for s, suit in enumerate(common.SUITS):
+            ts = t.filter(pl.col("test") == f"{suit} length")
+            common.error_bars(ax, ks + (s - 1.5) * 0.12, ts, "observed_share", "share_low", "share_high",
+                              scale=100, fmt="o", ms=3, label=f"{suit} (simulated)")
+        common.integer_ticks(ax)
+        ax.set_xlabel(f"cards of the suit in seat 0's {size}-card hand")
+        ax.set_ylabel("share of deals (%)")
+        ax.legend(fontsize=7)
+
+    return common.Panel(f"Suit length, {size} cards", len(ks), draw)
+
+
+def _pattern_panel(t: pl.DataFrame, tests: pl.DataFrame, size: int) -> common.Panel:
+    tp = t.filter(pl.col("test") == "pattern").head(10)
+    p = tests.filter((pl.col("hand_size") == size) & (pl.col("test") == "pattern"))["p_value"].item()
+
+    def draw(ax):
+        x = np.arange(tp.height)
+        ax.bar(x, 100 * tp["expected_share"].to_numpy(), color="#cccccc", label="exact (multinomial)")
+        common.error_bars(ax, x, tp, "observed_share", "share_low", "share_high", scale=100,
+                          fmt="o", color="#C44E52", ms=4, label="simulated")
+        ax.set_xticks(x, tp["bin"].to_list(), rotation=45, fontsize=8)
+        ax.set_xlabel("suit-length pattern (the 10 most likely)")
+        ax.set_ylabel("share of deals (%)")
+        ax.legend(fontsize=7)
+
+    return common.Panel(f"Suit pattern (χ² p = {p:.3f})", tp.height, draw)
+
+
+def _points_panel(t: pl.DataFrame, tests: pl.DataFrame, size: int, game: str) -> common.Panel:
+    tp = t.filter(pl.col("test") == "points")
+    p = tests.filter((pl.col("hand_size") == size) & (pl.col("test") == "points"))["p_value"].item()
+    label, rule, _ = POINTS[game]
+
+    def draw(ax):
+        x = np.array([int(b) for b in tp["bin"].to_list()])
+        ax.plot(x, 100 * tp["expected_share"].to_numpy(), color="black", lw=1, label="exact")
+        common.error_bars(ax, x, tp, "observed_share", "share_low", "share_high", scale=100,
+                          fmt="o", ms=2, color="#4C72B0", label="simulated")
+        common.integer_ticks(ax)
+        ax.set_xlabel(f"{label} in seat 0's hand")
+        ax.set_ylabel("share of deals (%)")
+        ax.legend(fontsize=7)
+
+    return common.Panel(f"Points, {rule} (χ² p = {p:.3f})", tp.height, draw)
 
 
 def run_is_constrained(manifest: dict, run: common.RunInput) -> bool:

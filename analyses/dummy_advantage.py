@@ -1,178 +1,177 @@
-"""Dummy: does the first player have an advantage at each table size, and what is a speto
-(2♣ or Q♠, DM-7) in the hand worth?
+"""Dummy: how much is the first turn worth at each table size, and what is a speto (2♣ or Q♠,
+DM-7) in the hand worth?
 
-Written against the Dummy data contract (``players``, ``dealer``, ``score0..3``, ``hand0..3``;
-``starter`` where present, else the seat after the dealer, DM-5; games table ``winner``).
-Table size is a rules option (``--rules players=N``), so the analysis reads one run or a
-**folder of runs** (one sub-folder per table size) and pools them by ``players``.
+Reads one run or a **folder of runs** (one per table size, ``--rules players=N``).  Per seat
+of every deal (``simcore.seat_rows``): its play position (0 = the first player, DM-5), the
+spetos it was dealt, its deal score (DM-25, DM-26) and the points it held in hand at the end.
 
-Writes ``dummy_advantage.png``: (left) the mean deal score (DM-25, DM-26) by play position
-(0 = the first player) for each table size, 95% t intervals, and in game mode the first
-player's match win rate against 1/players (Wilson); (right) the mean deal score of a seat by
-the spetos it was dealt (0, 1, 2), per table size; ``dummy_advantage.csv`` (by position),
-``dummy_advantage_speto.csv`` (by spetos), ``dummy_advantage_games.csv`` (game mode), and
-``dummy_advantage.md``.  Observational: the hands and the policies are as dealt and played.
+- **The first turn** (``dummy_advantage.png``): per deal, the first player's score minus the
+  mean of the others' — a paired contrast within the deal, so n counts deals — by table size.
+- **A speto** (``dummy_advantage_speto.png``): the score of seats dealt one speto minus seats
+  dealt none, by table size, with intervals clustered by deal.  **Observational**: a seat
+  dealt a speto also plays it by its policy (the heuristic melds spetos and never discards
+  them; the expert keeps them back and can be caught holding them: their 50 points then count
+  against it), so the figure mixes the card with the policy's handling of it.  The end-of-deal
+  points held in hand by speto holders show that handling.  A paired what-if (the same deal
+  with the speto swapped for another card) needs the Dummy engine to deal preset decks, which
+  it does not yet.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import matplotlib.pyplot as plt
 import numpy as np
 import polars as pl
 
 from analyses import common
-from analyses.stats import mean_aggs, mean_table, rate_table
+from analyses.levels import Claim, deal_identity, mean_claim
+from analyses.stats import cluster_difference, cluster_means, grouped_means
+from simcore.errors import SimcoreError
+from simcore.frames import seat_rows
 
 NAME = "dummy_advantage"
-SPETOS = (1 << 0) | (1 << (13 * 3 + 10))  # 2♣ and Q♠
-MAX_SEATS = 4
+LEVELS = True
+SEVERAL_RUNS = True
+SPETOS = "2C QS"
+MARGIN = 2.0  # points a deal
+CAUSE = ("observational: the speto holder's policy decides when to meld it or hold it (a paired what-if needs the "
+         "Dummy engine to deal preset decks)")
 
 
-def seat_rows(run: common.RunInput) -> pl.LazyFrame:
-    """One row per (deal, seat in play): table size, play position, spetos dealt, deal score,
-    and whether the seat had the deal's top score."""
+def seat_frame(run: common.RunInput) -> pl.DataFrame:
+    """One row per (deal, seat in play): table size, position, spetos dealt, score, points in hand."""
     hands = common.one_row_per_deal(run)
     names = hands.collect_schema().names()
-    starter = pl.col("starter") if "starter" in names else (pl.col("dealer") + 1) % pl.col("players")
-    direction = pl.col("direction") if "direction" in names else pl.lit(1)
-    top = pl.max_horizontal([pl.when(pl.col("players") > s).then(pl.col(f"score{s}")) for s in range(MAX_SEATS)])
-    parts = []
-    for s in range(MAX_SEATS):
-        parts.append(hands.filter(pl.col("players") > s).select(
-            pl.col("players").cast(pl.Int8),
-            (((pl.lit(s) - starter) * direction) % pl.col("players")).cast(pl.Int8).alias("position"),
-            common.count_in(pl.col(f"hand{s}"), SPETOS).alias("spetos"),
-            pl.col(f"score{s}").cast(pl.Float64).alias("score"),
-            (pl.col(f"score{s}") == top).alias("top_score"),
-        ))
-    return pl.concat(parts)
+    if "starter" not in names:
+        hands = hands.with_columns(((pl.col("dealer") + 1) % pl.col("players")).alias("starter"))
+    if "direction" not in names:
+        hands = hands.with_columns(pl.lit(1, pl.Int8).alias("direction"))
+    seats = seat_rows(hands.select("deal", "players", "starter", "direction",
+                                   *[f"{c}{s}" for c in ("hand", "score", "inhand") for s in range(4)]), n_seats=4)
+    return seats.select(
+        "deal", pl.col("players").cast(pl.Int8),
+        (((pl.col("seat").cast(pl.Int16) - pl.col("starter")) * pl.col("direction")) % pl.col("players"))
+        .cast(pl.Int8).alias("position"),
+        pl.col("hand").cards.count(SPETOS).alias("spetos"), pl.col("score").cast(pl.Float64).alias("score"),
+        pl.col("inhand").cast(pl.Float64).alias("inhand")).collect()
 
 
-def _aggs() -> list[pl.Expr]:
-    return [pl.len().alias("n"), pl.col("top_score").sum().alias("successes"), *mean_aggs(pl.col("score"), "score")]
+def analyse(runs: list, data) -> common.Analysis:
+    frames = {}
+    for r in runs:
+        if r.manifest.get("game") != "dummy":
+            raise SimcoreError(f"dummy-advantage needs dummy runs; {r.path} is {r.manifest.get('game')}")
+        f = seat_frame(r)
+        for n in f["players"].unique().to_list():
+            if n in frames:
+                raise SimcoreError(f"two runs in {data} have {n} players: give one run per table size")
+            frames[n] = (r, f.filter(pl.col("players") == n))
+    sizes = sorted(frames)
+    claims, first_rows, speto_rows, by_position = [], [], [], []
+    for n in sizes:
+        run, f = frames[n]
+        ident = deal_identity(run.manifest)
+        first = f.filter(pl.col("position") == 0).select("deal", pl.col("score").alias("first"))
+        others = f.filter(pl.col("position") > 0).group_by("deal").agg(pl.col("score").mean().alias("others"))
+        per = first.join(others, on="deal").with_columns((pl.col("first") - pl.col("others")).alias("change")).sort("deal")
+        c = mean_claim(f"dm.first.{n}", f"The first player's deal score minus the others' mean: {n} players",
+                       per["change"].to_numpy(), "points a deal",
+                       ("the first turn costs points", "the first turn is worth points", "the first turn is worth nothing"),
+                       MARGIN, deals=per["deal"].to_numpy(), caveat="every seat plays the same policy",
+                       identity=ident, group="dm.first")
+        claims.append(c)
+        first_rows.append({"players": n, "n": c.n, "change": c.value, "change_low": c.low, "change_high": c.high})
+        by_position.append(grouped_means(f, ["players", "position"], ["score"]))
+        d, lo, hi, g = cluster_difference(f["score"].to_numpy(), (f["spetos"] == 1).to_numpy(),
+                                          (f["spetos"] == 0).to_numpy(), f["deal"].to_numpy())
+        claims.append(Claim(f"dm.speto.{n}", f"A seat dealt one speto instead of none (observational): {n} players",
+                            d, lo, hi, g, "points a deal", ("a speto costs points", "a speto is worth points",
+                                                            "a speto is worth nothing"), MARGIN,
+                            std=(hi - lo) / 3.92 * np.sqrt(g) if np.isfinite(hi - lo) else float("nan"),
+                            caveat=CAUSE, identity=ident, group="dm.speto"))
+        held = cluster_means(f, ["spetos"], "score").join(
+            cluster_means(f, ["spetos"], "inhand").drop("n", "deals"), on="spetos").with_columns(pl.lit(n).alias("players"))
+        speto_rows.append(held.with_columns(pl.lit(d).alias("one_minus_none"), pl.lit(lo).alias("one_minus_none_low"),
+                                            pl.lit(hi).alias("one_minus_none_high")))
+    first_table = pl.DataFrame(first_rows)
+    speto_table = pl.concat(speto_rows, how="diagonal_relaxed").select("players", "spetos", pl.exclude("players", "spetos"))
+    position_table = pl.concat(by_position)
+    m = frames[sizes[0]][0].manifest
+    level = common.level_text(m)
+    changed = {k: v for k, v in common.changed_rules(m).items() if k != "players"}
+    rules = ("defaults" + (" except " + ", ".join(f"{k}={v}" for k, v in changed.items()) if changed else "")
+             + f"; players={'/'.join(map(str, sizes))}; seed {m.get('seed')}")
+    note = f"{level}; rules {rules}; {sum(frames[n][1]['deal'].n_unique() for n in sizes):,} deals."
+    figures = {}
+    fig = common.figure([_first_panel(first_table), _position_panel(position_table)],
+                        "Dummy: how much is the first turn worth? (the first player's deal score against the others')",
+                        note + " Left: paired within each deal, n in deals.")
+    if fig is not None:
+        figures[NAME] = fig
+    fig = common.figure([_speto_panel(speto_table, "score", "deal score"),
+                         _speto_panel(speto_table, "inhand", "points held in hand at the end")],
+                        "Dummy: what is a speto worth? (observational: the seats dealt one, as their policy played it)",
+                        note + " " + CAUSE[0].upper() + CAUSE[1:] + ". Intervals clustered by deal.")
+    if fig is not None:
+        figures[f"{NAME}_speto"] = fig
+    by = {c.key: c for c in claims}
+    answer = ("The first turn, per deal against the others (paired): " + "; ".join(
+        f"{n} players {by[f'dm.first.{n}'].estimate()} ({by[f'dm.first.{n}'].verdict})" for n in sizes) + ". "
+              "A speto dealt, observational: " + "; ".join(
+        f"{n} players {by[f'dm.speto.{n}'].estimate()}" for n in sizes) + " points a deal, which mixes the card with "
+              "how the policy plays it.")
+    return common.Analysis(
+        name="dummy-advantage", stem=NAME, title="Dummy: the first turn and a speto", answer=answer,
+        tables={NAME: first_table, f"{NAME}_position": position_table, f"{NAME}_speto": speto_table},
+        figures=figures, claims=claims,
+        sample=", ".join(f"{n} players: {frames[n][1]['deal'].n_unique():,} deals" for n in sizes) + f" from `{data}`",
+        level=level, rules=rules,
+        method="per-seat rows (simcore.seat_rows); the first player against the others' mean paired per deal (t, n in "
+               "deals); a speto: seats dealt one against seats dealt none, the difference of means with an interval "
+               "clustered by deal (observational)")
 
 
-def tables(runs: list[common.RunInput]):
-    rows = pl.concat([seat_rows(r) for r in runs])
-    by_pos, by_speto = pl.collect_all([
-        rows.group_by("players", "position").agg(_aggs()).sort("players", "position"),
-        rows.group_by("players", "spetos").agg(_aggs()).sort("players", "spetos"),
-    ])
-    by_pos = mean_table(rate_table(by_pos, prefix="top_rate"), "score", "score", "score_std")
-    by_speto = mean_table(rate_table(by_speto, prefix="top_rate"), "score", "score", "score_std")
-    games = None
-    game_runs = [r for r in runs if r.manifest.get("mode") == "games"]
-    if game_runs:
-        parts = []
-        for r in game_runs:
-            hands = r.hands
-            names = hands.collect_schema().names()
-            starter = pl.col("starter") if "starter" in names else (pl.col("dealer") + 1) % pl.col("players")
-            first = hands.filter(pl.col("hand_no") == 0).select("game", "players", starter.cast(pl.Int8).alias("first_player"))
-            parts.append(r.games().join(first, on="game").group_by("players").agg(
-                pl.len().alias("n"), (pl.col("winner") == pl.col("first_player")).sum().alias("successes")))
-        games = pl.concat(pl.collect_all(parts)).group_by("players").agg(pl.col("n").sum(), pl.col("successes").sum())
-        games = rate_table(games.sort("players"), prefix="first_player_win_rate").with_columns(
-            (1 / pl.col("players").cast(pl.Float64)).alias("fair_share"))
-    return by_pos, by_speto, games
-
-
-def run(hands: pl.LazyFrame, manifest: dict, out: Path, data) -> list[Path]:
-    return run_set([common.RunInput(Path(data), manifest, hands)], out, data)
-
-
-def run_set(runs: list[common.RunInput], out: Path, data) -> list[Path]:
-    by_pos, by_speto, games = tables(runs)
-    manifest = common.varying(runs[0].manifest, runs, "rules", "players")
-    sizes = by_pos["players"].unique().sort().to_list()
-    fig, axes = plt.subplots(1, 3 if games is not None else 2, figsize=(6 * (3 if games is not None else 2), 5),
-                             constrained_layout=True)
-    width = 0.8 / max(len(sizes), 1)
-    for i, n in enumerate(sizes):
-        g = by_pos.filter(pl.col("players") == n)
-        x = g["position"].to_numpy() + (i - (len(sizes) - 1) / 2) * width
-        common.error_bars(axes[0], x, g, "score", "score_low", "score_high", fmt="o", label=f"{n} players")
-        g = by_speto.filter((pl.col("players") == n) & (pl.col("n") >= 30))
-        x = g["spetos"].to_numpy() + (i - (len(sizes) - 1) / 2) * width
-        common.error_bars(axes[1], x, g, "score", "score_low", "score_high", fmt="o-", label=f"{n} players")
-    axes[0].set_xlabel("play position (0 = first player, DM-5)")
-    axes[0].set_ylabel("mean deal score (points, DM-25/DM-26)")
-    axes[0].set_title("First player's advantage (95% t)")
-    axes[1].set_xlabel("spetos dealt to the seat (2♣, Q♠; groups n ≥ 30)")
-    axes[1].set_ylabel("mean deal score (points)")
-    axes[1].set_title("Value of holding a speto (95% t)")
-    for ax in axes[:2]:
+def _first_panel(t: pl.DataFrame) -> common.Panel:
+    def draw(ax):
+        x = np.arange(t.height)
+        common.error_bars(ax, x, t, "change", "change_low", "change_high", fmt="o", color="#4C72B0")
         ax.axhline(0, color="grey", lw=0.8)
-        ax.xaxis.get_major_locator().set_params(integer=True)
-        ax.legend(fontsize=8)
-    if games is not None:
-        ax = axes[2]
-        xs = np.arange(games.height)
-        common.error_bars(ax, xs, games, "first_player_win_rate", "first_player_win_rate_low",
-                          "first_player_win_rate_high", scale=100, fmt="o", label="first player")
-        ax.scatter(xs, 100 * games["fair_share"].to_numpy(), marker="_", s=300, color="black", label="1 / players")
-        ax.set_xticks(xs, [f"{n} players" for n in games["players"].to_list()])
-        ax.set_ylabel("matches won by the first player (%)")
-        ax.set_title("Match win rate of the first player (95% Wilson)")
-        ax.legend(fontsize=8)
-    n_seats = int(by_pos["n"].sum())
-    common.suptitle(fig, f"Dummy: first player and spetos — {n_seats:,} seat-deals in {len(runs)} run(s); "
-                    "observational", manifest)
-    chart = common.save_chart(fig, out, NAME)
-    written = [chart, common.write_table(by_pos, out, NAME), common.write_table(by_speto, out, f"{NAME}_speto")]
-    if games is not None:
-        written.append(common.write_table(games, out, f"{NAME}_games"))
-    written.append(common.write_summary(
-        out, NAME, "Dummy: first player's advantage and the value of a speto", chart,
-        _finding(by_pos, by_speto), f"{n_seats:,} seat-deals ({', '.join(f'{n} players' for n in sizes)}) from `{data}`",
-        manifest, common.command("dummy-advantage", data, out), written[1:],
-        "observational; t intervals for mean deal scores, Wilson for rates"))
-    return written
+        ax.set_xticks(x, [f"{p} players\nn = {k:,}" for p, k in zip(t["players"], t["n"])])
+        ax.set_ylabel("first player − others' mean (points a deal)")
+
+    return common.Panel("The first player against the others, paired per deal (95% t)", t.height, draw)
 
 
-def _finding(by_pos: pl.DataFrame, by_speto: pl.DataFrame) -> str:
-    parts = []
-    for n in by_pos["players"].unique().sort().to_list():
-        g = by_pos.filter(pl.col("players") == n).sort("position")
-        first, rest = g.row(0, named=True), g.filter(pl.col("position") > 0)
-        others = float((rest["score"] * rest["n"]).sum() / rest["n"].sum()) if rest.height else float("nan")
-        s = by_speto.filter(pl.col("players") == n).sort("spetos")
-        speto = ""
-        if s.height >= 2 and s["spetos"][0] == 0:
-            one = s.filter(pl.col("spetos") == 1)
-            if one.height:
-                speto = f", and a seat dealt one speto scored {one['score'][0] - s['score'][0]:+.1f} points more than one dealt none"
-        parts.append(f"{n} players: the first player scored {first['score']:+.1f} points per deal (95% CI "
-                     f"{first['score_low']:+.1f} to {first['score_high']:+.1f}) against {others:+.1f} for the "
-                     f"others{speto}")
-    return "; ".join(parts) + "."
+def _position_panel(t: pl.DataFrame) -> common.Panel:
+    sizes = sorted(t["players"].unique().to_list())
+
+    def draw(ax):
+        width = 0.8 / max(len(sizes), 1)
+        for i, n in enumerate(sizes):
+            g = t.filter(pl.col("players") == n).sort("position")
+            common.error_bars(ax, g["position"].to_numpy() + (i - (len(sizes) - 1) / 2) * width, g, "score",
+                              "score_low", "score_high", fmt="o", label=f"{n} players")
+        common.integer_ticks(ax)
+        ax.set_xlabel("play position (0 = the first player)")
+        ax.set_ylabel("mean deal score (points)")
+        ax.legend(fontsize=7)
+
+    return common.Panel("Mean deal score by play position (95% t)", t.height, draw)
 
 
-def level_claims(out: Path) -> list:
-    """The answers compared across levels of play (``analyses.levels``), from this level's tables."""
-    from analyses.levels import difference, interval_claim, pooled
+def _speto_panel(t: pl.DataFrame, column: str, label: str) -> common.Panel:
+    g = common.shown(t)
+    sizes = sorted(g["players"].unique().to_list())
 
-    by_pos = pl.read_csv(out / f"{NAME}.csv")
-    by_speto = pl.read_csv(out / f"{NAME}_speto.csv")
-    claims = []
-    for n in by_pos["players"].unique().sort().to_list():
-        g = by_pos.filter(pl.col("players") == n)
-        first, rest = g.filter(pl.col("position") == 0), g.filter(pl.col("position") > 0)
-        if first.height and rest.height:
-            m, s, k = pooled(rest["n"], rest["score"], rest["score_std"])
-            d, lo, hi = difference(first["score"][0], first["score_std"][0], int(first["n"][0]), m, s, k)
-            claims.append(interval_claim(f"{n} players: the first player's deal score minus the others'", d, lo, hi,
-                                         "the first player scores less", "the first player scores more",
-                                         "no significant first-player advantage", "points per deal", int(g["n"].sum())))
-        s = by_speto.filter(pl.col("players") == n)
-        none, one = s.filter(pl.col("spetos") == 0), s.filter(pl.col("spetos") == 1)
-        if none.height and one.height and one["n"][0] >= 30:
-            d, lo, hi = difference(one["score"][0], one["score_std"][0], int(one["n"][0]),
-                                   none["score"][0], none["score_std"][0], int(none["n"][0]))
-            claims.append(interval_claim(f"{n} players: a seat dealt one speto instead of none, deal score", d, lo, hi,
-                                         "a speto costs points", "a speto is worth points",
-                                         "a speto makes no significant difference", "points per deal",
-                                         int(none["n"][0] + one["n"][0])))
-    return claims
+    def draw(ax):
+        for i, n in enumerate(sizes):
+            s = g.filter(pl.col("players") == n).sort("spetos")
+            if s.height < 2:  # a lone point is not a line
+                continue
+            common.error_bars(ax, s["spetos"].to_numpy() + (i - 1) * 0.05, s, column, f"{column}_low",
+                              f"{column}_high", fmt="o-", ms=3, label=f"{n} players")
+        common.integer_ticks(ax)
+        ax.set_xlabel("spetos dealt to the seat (2♣, Q♠)")
+        ax.set_ylabel(f"mean {label}")
+        ax.legend(fontsize=7)
+
+    return common.Panel(f"Mean {label} by spetos dealt (95%, clustered by deal)", g.height, draw)

@@ -1,32 +1,35 @@
-"""Levels of play: one analysis over several runs made at different levels of play (random,
-heuristic, ``pimc:32``, ``expert``, open-hand solve tables), shown side by side.
+"""Claims (an analysis's answers, each an estimate with its 95% interval and a verdict) and
+levels of play: one analysis over several runs made at different levels of play (heuristic,
+``pimc:8``, ``expert``, open-hand solve tables), compared by the **difference** of their
+estimates.
 
     simcore analyze NAME --data RUN_A --data RUN_B [--label RUN_B=NAME] --out OUT
-    analyses.run_analysis(NAME, [RUN_A, RUN_B], OUT, labels={RUN_B: "NAME"})
+    simcore.analyze(NAME, data=[RUN_A, RUN_B], labels={RUN_B: "NAME"})
+
+**A claim** answers one question at one level: ``value`` with its 95% interval, ``n`` (deals,
+or seat-hands where the unit says so) and a verdict in words: ``below`` / ``above`` when the
+interval excludes ``against`` (0 for a change, 50% for "most"), ``equal`` only when the
+interval lies within ± ``margin`` (the same, to a stated margin), and otherwise "not enough
+deals (n = …)": the sample cannot tell.  A level below ``min_n`` deals gets no verdict at all.
+
+**Levels** are compared claim by claim against the first level (the reference): the
+difference other − reference with its interval.  When both levels carry per-deal values and
+deal k is the same deal at both (same game, seed, rules and dealing constraints: what-if and
+solve runs of one seed deal the same cards), the difference is **paired** on the deals they
+share (the mean of per-deal differences, t interval); otherwise it is the difference of two
+independent estimates (Welch for means, Newcombe's score interval for rates).  "Differs" when
+the interval excludes zero, "the same (within ± margin)" when it lies within the claim's margin,
+"not decided" otherwise.
 
 Each ``--data`` is one level: a run folder, or a folder of runs for the analyses that read
-several (``gin-knock``, ``dummy-advantage``).  Its label comes from the manifest (the seats'
-play policies, ``open-hand`` for a ``simcore solve`` run or a folder holding one) unless
-``--label`` names it.  A strategy question's open-hand level (trump-call, friend-call,
-spades-bids, euchre-makers given a solve run) is analysed by its open-hand analysis
-(``analyses.OPEN_HAND_OF``), whose answers to the same questions carry the same words.  Every
-level is analysed exactly as a single run is, into ``OUT/<label>/`` (the same panels, tables
-and intervals); then ``OUT`` gets the comparison: ``NAME_levels.png`` (each question's answer
-per level with its 95% interval, and every level's own chart beside the others),
-``NAME_levels.csv`` (one row per question × level) and ``NAME.md``, whose finding says in
-words, question by question, whether the answer holds at every level or changes.
-
-An analysis takes part by having ``level_claims(out_dir) -> list[Claim]``: the answers to its
-questions, read back from the tables it wrote for one level; an open-hand counterpart's takes
-``asked_by`` (the analysis whose open-hand level it is), so that one solve run answers each
-question it serves with that question's own claims.  This module holds everything
-else once: labels, the per-level runs, the comparison chart, table and words.
+several.  A strategy question's open-hand level (a solve run) is analysed by its open-hand
+counterpart (``analyses.OPEN_HAND_OF``), whose claims answer the same questions under the
+same keys where the quantity is the same.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,132 +37,144 @@ import numpy as np
 import polars as pl
 
 from analyses import common
+from analyses.common import OPEN_HAND, level_label  # noqa: F401  (level_label: part of this module's API)
+from analyses.stats import mean_interval, rate_difference, t_interval, verdict, welch_difference, wilson
 from simcore.errors import SimcoreError
 
-OPEN_HAND = "open-hand"
+MAX_PANELS = 4
 
 
 @dataclass
 class Claim:
-    """One question's answer at one level: an estimate with its 95% interval and the answer
-    in words (``verdict``), which is what the levels are compared on."""
+    """One question's answer at one level."""
 
-    question: str
-    verdict: str
+    key: str                       # stable id across levels and analyses ("tf.nt_vs_longest")
+    question: str                  # what is estimated, in words
     value: float
     low: float
     high: float
-    unit: str = ""          # the estimate's unit, for the chart's axis
-    n: int = 0              # sample behind the estimate
-    scale: float = 1.0      # drawn as value × scale (100 for rates shown in %)
-    signed: bool = False    # a change (+/−); with scale 100, in percentage points
-    decided: bool = True    # False when the interval straddles the decision ("no significant …")
+    n: int                         # deals behind the estimate (or the unit named in ``unit``)
+    unit: str = ""                 # the estimate's unit ("points per round")
+    words: tuple = ("lower", "higher", "about the same")  # verdicts below / above / equal
+    margin: float = 0.0            # "the same" within ± margin (value units)
+    against: float = 0.0
+    scale: float = 1.0             # shown as value × scale (100: a rate in %)
+    signed: bool = True            # a change (+/−)
+    min_n: int = common.MIN_N
+    std: float = float("nan")      # standard deviation of the values (means)
+    successes: int = -1            # for a rate: successes of n
+    deals: pl.DataFrame | None = None  # per-deal values (deal, value) for pairing levels
+    caveat: str = ""               # what bounds the answer (shown in the answers table)
+    identity: tuple | None = None  # the deals' identity when not the level's (one run of several)
+    group: str = ""                # the question it belongs to (one levels figure per group)
+    priority: int = 0              # lower first when a group has more than four claims to draw
+
+    @property
+    def question_group(self) -> str:
+        return self.group or self.key.split(".")[0]
+
+    @property
+    def kind(self) -> str:
+        return "rate" if self.successes >= 0 else "mean"
+
+    @property
+    def outcome(self) -> str:
+        """below / above / equal / open / small (fewer than ``min_n``)."""
+        if self.n < self.min_n:
+            return "small"
+        return verdict(self.low, self.high, self.margin, self.against)
+
+    @property
+    def decided(self) -> bool:
+        return self.outcome in ("below", "above", "equal")
+
+    @property
+    def verdict(self) -> str:
+        o = self.outcome
+        if o in ("below", "above"):
+            return self.words[0 if o == "below" else 1]
+        if o == "equal":
+            return f"{self.words[2]} (within ±{self.margin_text()})"
+        return f"not enough deals (n = {self.n:,})"
+
+    def margin_text(self) -> str:
+        if self.scale == 100:
+            return f"{100 * self.margin:g} percentage points" if self.signed else f"{100 * self.margin:g}%"
+        return f"{self.margin:g}"
+
+    def estimate(self) -> str:
+        """"+1.23 [+0.80, +1.66]" or "54.7% [48.9%, 60.4%]"."""
+        if not np.isfinite(self.value):
+            return "—"
+        if self.scale == 100 and not self.signed:
+            lo, hi = (f"{100 * x:.1f}%" if np.isfinite(x) else "?" for x in (self.low, self.high))
+            return f"{100 * self.value:.1f}% [{lo}, {hi}]"
+        digits = 1 if self.scale == 100 else 2
+        v = f"{self.scale * self.value:+.{digits}f}" if self.signed else f"{self.scale * self.value:.{digits}f}"
+        if not (np.isfinite(self.low) and np.isfinite(self.high)):
+            return f"{v} [no interval]"
+        lo, hi = ((f"{self.scale * x:+.{digits}f}" if self.signed else f"{self.scale * x:.{digits}f}")
+                  for x in (self.low, self.high))
+        return f"{v} [{lo}, {hi}]"
 
     def text(self) -> str:
-        """The estimate in words: "82.3%, 95% CI 71.0%–89.8%, n = 96"."""
-        if not np.isfinite(self.value):
-            return f"n = {self.n:,}"
-        if self.scale == 100 and not self.signed:
-            v, lo, hi = (f"{100 * x:.1f}%" for x in (self.value, self.low, self.high))
-            ci = f"95% CI {lo}–{hi}"
-        elif self.scale == 100:
-            v, lo, hi = (f"{100 * x:+.1f}" for x in (self.value, self.low, self.high))
-            v, ci = f"{v} points", f"95% CI {lo} to {hi}"
-        else:
-            v, lo, hi = (f"{x:+.2f}" if self.signed else f"{x:g}" for x in (self.value, self.low, self.high))
-            ci = f"95% CI {lo} to {hi}"
-        if not (np.isfinite(self.low) and np.isfinite(self.high)):
-            return f"n = {self.n:,}"  # a threshold: the verdict says the value
-        return f"{v}, {ci}, n = {self.n:,}"
+        """The estimate with its unit and n, for sentences."""
+        unit = f" {self.unit}" if self.unit and self.scale != 100 else (" points" if self.signed and self.scale == 100 else "")
+        return f"{self.estimate()}{unit}, n = {self.n:,}"
 
 
-def sign_verdict(low: float, high: float, below: str, above: str, neither: str) -> str:
-    """The answer a 95% interval gives: ``below`` when it lies under zero, ``above`` over it,
-    else ``neither``."""
-    if np.isfinite(high) and high < 0:
-        return below
-    if np.isfinite(low) and low > 0:
-        return above
-    return neither
+def mean_claim(key: str, question: str, values, unit: str, words, margin: float, deals=None,
+               **kw) -> Claim:
+    """A claim on the mean of ``values`` (per-deal values: a paired comparison when they are
+    differences), with its t interval; ``deals`` (the deal of each value) lets levels pair."""
+    v = np.asarray(values, dtype=float)
+    m, lo, hi, n = mean_interval(v)
+    frame = None
+    if deals is not None:
+        frame = pl.DataFrame({"deal": np.asarray(deals, dtype=np.int64), "value": v})
+    std = float(np.nanstd(v, ddof=1)) if n > 1 else float("nan")
+    return Claim(key, question, m, lo, hi, n, unit, tuple(words), margin, std=std, deals=frame, **kw)
 
 
-def threshold_claim(question: str, table: pl.DataFrame, x: str, low: str, unit: str,
-                    min_n: int = 30) -> Claim:
-    """The smallest ``x`` from which every group (n ≥ ``min_n``) has its 95% interval ``low``
-    above zero: "from 3 trumps"; the value is that ``x`` (NaN when there is none)."""
-    g = table.filter(pl.col("n") >= min_n).sort(x)
-    n = int(g["n"].sum()) if g.height else 0
-    above = g[low].fill_null(float("nan")).to_numpy() > 0
-    xs = g[x].to_list()
-    start = None
-    for i in range(len(xs) - 1, -1, -1):
-        if not above[i]:
-            break
-        start = xs[i]
-    if start is None:  # not shown at this sample size: undecided, not an answer of its own
-        return Claim(question, f"at no number of {unit} (groups n ≥ {min_n})", float("nan"),
-                     float("nan"), float("nan"), unit, n, decided=False)
-    return Claim(question, f"from {common.plural(start, unit.rstrip('s'))} up", float(start), float("nan"), float("nan"), unit, n)
+def cluster_claim(key: str, question: str, frame: pl.DataFrame, value: str, unit: str, words, margin: float,
+                  cluster: str = "deal", **kw) -> Claim:
+    """A claim on the mean of ``value`` over rows that share deals (the seats or sides of a
+    table): interval clustered by deal, n counted in deals; per-deal means let levels pair."""
+    from analyses.stats import cluster_means
+    from scipy import stats as sps
+
+    t = cluster_means(frame, [], value, cluster).row(0, named=True)
+    g = int(t["deals"])
+    half = t[f"{value}_high"] - t[value] if t[f"{value}_high"] is not None else float("nan")
+    se = half / sps.t.ppf(0.975, max(g - 1, 1)) if np.isfinite(half) else float("nan")
+    deals = frame.group_by(cluster).agg(pl.col(value).cast(pl.Float64).mean().alias("value")).rename({cluster: "deal"})
+    low = t[f"{value}_low"] if t[f"{value}_low"] is not None else float("nan")
+    high = t[f"{value}_high"] if t[f"{value}_high"] is not None else float("nan")
+    return Claim(key, question, float(t[value]), float(low), float(high), g, unit, tuple(words), margin,
+                 std=float(se * np.sqrt(g)), deals=deals.select(pl.col("deal").cast(pl.Int64), "value"), **kw)
 
 
-def difference(a: float, a_std: float, a_n: int, b: float, b_std: float, b_n: int) -> tuple[float, float, float]:
-    """a − b of two independent means (or rates, with std = sqrt(p(1 − p))) and its 95% normal
-    interval (Welch's standard error; the groups here have hundreds of members or more)."""
-    se = float(np.sqrt(a_std ** 2 / a_n + b_std ** 2 / b_n)) if a_n and b_n else float("nan")
-    d = a - b
-    return d, d - 1.959964 * se, d + 1.959964 * se
-
-
-def pooled(n, mean, std) -> tuple[float, float, int]:
-    """(mean, standard deviation, n) of the union of groups given their sizes, means and
-    standard deviations (within-group plus between-group sums of squares)."""
-    n, mean, std = (np.asarray(a, dtype=float) for a in (n, mean, std))
-    keep = n > 0
-    n, mean, std = n[keep], mean[keep], np.nan_to_num(std[keep])
-    total = n.sum()
-    if total < 2:
-        return float("nan"), float("nan"), int(total)
-    m = float((n * mean).sum() / total)
-    ss = ((n - 1) * std ** 2).sum() + (n * (mean - m) ** 2).sum()
-    return m, float(np.sqrt(ss / (total - 1))), int(total)
-
-
-def interval_claim(question: str, value: float, low: float, high: float, below: str, above: str,
-                   neither: str, unit: str, n: int, scale: float = 1.0, signed: bool = True,
-                   against: float = 0.0) -> Claim:
-    """A claim decided by its 95% interval's side of ``against``: ``below``, ``above``, or
-    ``neither`` (undecided)."""
-    verdict = sign_verdict(low - against, high - against, below, above, neither)
-    return Claim(question, verdict, value, low, high, unit, n, scale, signed, decided=verdict != neither)
-
-
-def mean_claim(question: str, mean: float, std: float, n: int, below: str, above: str, neither: str,
-               unit: str, scale: float = 1.0) -> Claim:
-    """A claim on a mean (t interval) decided by the sign of its interval."""
-    from analyses.stats import t_interval
-
+def summary_claim(key: str, question: str, mean: float, std: float, n: int, unit: str, words,
+                  margin: float, **kw) -> Claim:
+    """A claim on a mean known from its aggregates (mean, standard deviation, n)."""
     lo, hi = t_interval([mean], [std], [n])
-    return interval_claim(question, mean, float(lo[0]), float(hi[0]), below, above, neither, unit, n, scale)
+    return Claim(key, question, float(mean), float(lo[0]), float(hi[0]), int(n), unit, tuple(words), margin,
+                 std=float(std), **kw)
 
 
-def rate_claim(question: str, successes: int, n: int, below: str, above: str, neither: str, unit: str,
-               against: float = 0.5) -> Claim:
+def rate_claim(key: str, question: str, successes: int, n: int, unit: str, words, margin: float = 0.05,
+               against: float = 0.5, deals=None, values=None, **kw) -> Claim:
     """A claim on a rate (Wilson interval) decided by its interval's side of ``against``."""
-    from analyses.stats import wilson
+    lo, hi = wilson([successes], [n]) if n else ([np.nan], [np.nan])
+    frame = None
+    if deals is not None and values is not None:
+        frame = pl.DataFrame({"deal": np.asarray(deals, dtype=np.int64), "value": np.asarray(values, dtype=float)})
+    return Claim(key, question, successes / n if n else float("nan"), float(lo[0]), float(hi[0]), int(n), unit,
+                 tuple(words), margin, against=against, scale=100, signed=False, successes=int(successes),
+                 deals=frame, **kw)
 
-    lo, hi = wilson([successes], [n])
-    return interval_claim(question, successes / n if n else float("nan"), float(lo[0]), float(hi[0]), below,
-                          above, neither, unit, n, 100, signed=False, against=against)
 
-
-def level_label(manifest: dict) -> str:
-    """A run's level of play from its manifest: ``open-hand`` for a solve run, else the seats'
-    play policies (one name when every seat plays the same, else ``a/b``)."""
-    if manifest.get("command") == "solve":
-        return OPEN_HAND
-    seats = [str(s) for s in manifest.get("policies", {}).get("seats", [])]
-    names = list(dict.fromkeys(seats))
-    return "/".join(names) if names else "unknown"
+# ---------------------------------------------------------------- levels
 
 
 def parse_labels(labels) -> dict[str, str]:
@@ -182,13 +197,26 @@ def slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", label).strip("-") or "level"
 
 
+def deal_identity(manifest: dict) -> tuple:
+    """What makes deal k the same deal in two runs: game, seed, rules, dealing constraints."""
+    import json
+
+    return (manifest.get("game"), manifest.get("seed"), json.dumps(manifest.get("rules"), sort_keys=True),
+            json.dumps(manifest.get("predeal"), sort_keys=True), json.dumps(manifest.get("conditions"), sort_keys=True))
+
+
 @dataclass
 class Level:
     label: str
     data: Path
     runs: list  # of common.RunInput
     named: bool = False  # the label came from --label
-    module: object = None  # the analysis module that reads this level (None: the compared one)
+    module: object = None  # the analysis module that reads this level
+
+    @property
+    def identity(self) -> tuple:
+        solved = [r for r in self.runs if r.solved]
+        return deal_identity((solved or self.runs)[0].manifest)
 
 
 def make_levels(inputs: list[tuple[Path, list]], labels) -> list[Level]:
@@ -201,9 +229,11 @@ def make_levels(inputs: list[tuple[Path, list]], labels) -> list[Level]:
             raise SimcoreError(f"--label {folder}=...: {folder} is not one of the --data folders")
     levels = []
     for data, runs in inputs:
-        # a solve run makes the level open-hand (a simulate run beside it only gives the bids)
-        found = [level_label(r.manifest) for r in runs]
-        label = named.get(str(data)) or (OPEN_HAND if OPEN_HAND in found else "/".join(dict.fromkeys(found)))
+        # a solve run makes the level open-hand; beside a what-if run, an ordinary run only adds
+        # calls or bids (a searched call, the bids of a solved deal): the what-if run names it
+        whatif = [r for r in runs if r.manifest.get("what_if")]
+        found = [level_label(r.manifest) for r in (whatif or runs)]
+        label = named.get(str(data)) or (OPEN_HAND if any(r.solved for r in runs) else "/".join(dict.fromkeys(found)))
         levels.append(Level(label, data, runs, str(data) in named))
     counts = {}
     for lv in levels:
@@ -216,181 +246,245 @@ def make_levels(inputs: list[tuple[Path, list]], labels) -> list[Level]:
     return levels
 
 
-# ---------------------------------------------------------------- the comparison
+# ---------------------------------------------------------------- comparing levels
 
 
-def join_words(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+@dataclass
+class Difference:
+    """other − reference for one claim: value, interval, how it was computed, verdict."""
+
+    key: str
+    question: str
+    reference: str
+    other: str
+    value: float
+    low: float
+    high: float
+    n: int
+    paired: bool
+    margin: float
+    scale: float = 1.0
+    unit: str = ""
+
+    @property
+    def outcome(self) -> str:
+        return verdict(self.low, self.high, self.margin)
+
+    @property
+    def verdict(self) -> str:
+        o = self.outcome
+        if o in ("below", "above"):
+            return "differs"
+        if o == "equal":
+            m = f"{100 * self.margin:g} percentage points" if self.scale == 100 else f"{self.margin:g}"
+            return f"the same (within ±{m})"
+        return "not decided"
+
+    def estimate(self) -> str:
+        digits = 1 if self.scale == 100 else 2
+        v = f"{self.scale * self.value:+.{digits}f}" if np.isfinite(self.value) else "—"
+        if not (np.isfinite(self.low) and np.isfinite(self.high)):
+            return f"{v} [no interval]"
+        return f"{v} [{self.scale * self.low:+.{digits}f}, {self.scale * self.high:+.{digits}f}]"
 
 
-def compare_sentence(question: str, claims: list[tuple[str, Claim]]) -> str:
-    """Whether the answer to ``question`` holds at every level, is undecided at some (its
-    interval spans the decision: often a smaller sample), or changes, in words."""
-    if len(claims) == 1:
-        label, c = claims[0]
-        return f"{question}: {c.verdict} under {label} play ({c.text()}; only this level answers it)."
-    decided = [(label, c) for label, c in claims if c.decided]
-    open_ = [(label, c) for label, c in claims if not c.decided]
-    verdicts = list(dict.fromkeys(c.verdict for _, c in decided))
-    detail = "; ".join(f"{label}: {c.text()}" for label, c in claims)
-    if len(verdicts) > 1:
-        return (f"{question}: the answer changes with the level: "
-                + "; ".join(f"under {label}, {c.verdict} ({c.text()})" for label, c in claims) + ".")
-    if not open_:
-        return (f"{question}: {verdicts[0]} under {join_words([label for label, _ in claims])} play, "
-                f"the same at every level ({detail}).")
-    if not decided:
-        return (f"{question}: {open_[0][1].verdict} under {join_words([label for label, _ in claims])} play, "
-                f"at no level decided ({detail}).")
-    return (f"{question}: {verdicts[0]} under {join_words([label for label, _ in decided])} play; "
-            f"not decided under {join_words([label for label, _ in open_])} (its 95% interval spans the "
-            f"decision) ({detail}).")
+def difference(ref: Claim, other: Claim, ref_level: Level, other_level: Level) -> Difference:
+    """other − reference, paired on the deals both levels share when they can be paired."""
+    base = dict(key=ref.key, question=ref.question, reference=ref_level.label, other=other_level.label,
+                margin=ref.margin, scale=ref.scale, unit=ref.unit)
+    same = (ref.identity or ref_level.identity) == (other.identity or other_level.identity)
+    if ref.deals is not None and other.deals is not None and same:
+        joined = other.deals.join(ref.deals, on="deal", suffix="_ref")
+        if joined.height:
+            d = joined["value"].to_numpy() - joined["value_ref"].to_numpy()
+            m, lo, hi, n = mean_interval(d)
+            return Difference(value=m, low=lo, high=hi, n=n, paired=True, **base)
+    if ref.kind == "rate" and other.kind == "rate":
+        d, lo, hi = rate_difference(other.successes, other.n, ref.successes, ref.n)
+    else:
+        d, lo, hi = welch_difference(other.value, other.std, other.n, ref.value, ref.std, ref.n)
+    return Difference(value=d, low=lo, high=hi, n=min(ref.n, other.n), paired=False, **base)
 
 
-def changed(per_level, question: str) -> bool:
-    """Whether two levels give different decided answers to ``question``."""
-    return len({c.verdict for _, claims in per_level for c in claims if c.question == question and c.decided}) > 1
+def differences(per_level: list[tuple[Level, list[Claim]]]) -> list[Difference]:
+    """Every claim of a level against the same claim of the reference (first) level."""
+    if len(per_level) < 2:
+        return []
+    ref_level, ref_claims = per_level[0]
+    by_key = {c.key: c for c in ref_claims}
+    out = []
+    for level, claims in per_level[1:]:
+        for c in claims:
+            if c.key in by_key and c.n >= c.min_n and by_key[c.key].n >= c.min_n:
+                out.append(difference(by_key[c.key], c, ref_level, level))
+    return out
 
 
-def claims_table(per_level: list[tuple[Level, list[Claim]]]) -> pl.DataFrame:
-    rows = [{"question": c.question, "level": lv.label, "data": str(lv.data), "verdict": c.verdict,
-             "decided": c.decided,
-             "value": c.value, "low": c.low, "high": c.high, "unit": c.unit, "n": c.n}
+def claims_table(per_level) -> pl.DataFrame:
+    rows = [{"key": c.key, "question": c.question, "level": lv.label, "value": c.value, "low": c.low,
+             "high": c.high, "n": c.n, "unit": c.unit, "verdict": c.verdict, "decided": c.decided}
             for lv, claims in per_level for c in claims]
-    return pl.DataFrame(rows, schema={"question": pl.String, "level": pl.String, "data": pl.String,
-                                      "verdict": pl.String, "decided": pl.Boolean, "value": pl.Float64, "low": pl.Float64,
-                                      "high": pl.Float64, "unit": pl.String, "n": pl.Int64})
+    return pl.DataFrame(rows, schema={"key": pl.String, "question": pl.String, "level": pl.String,
+                                      "value": pl.Float64, "low": pl.Float64, "high": pl.Float64, "n": pl.Int64,
+                                      "unit": pl.String, "verdict": pl.String, "decided": pl.Boolean})
 
 
-def questions(per_level) -> list[str]:
-    return list(dict.fromkeys(c.question for _, claims in per_level for c in claims))
+def differences_table(diffs: list[Difference]) -> pl.DataFrame:
+    rows = [{"key": d.key, "question": d.question, "level": d.other, "reference": d.reference,
+             "difference": d.value, "low": d.low, "high": d.high, "n": d.n, "paired": d.paired,
+             "margin": d.margin, "verdict": d.verdict} for d in diffs]
+    return pl.DataFrame(rows, schema={"key": pl.String, "question": pl.String, "level": pl.String,
+                                      "reference": pl.String, "difference": pl.Float64, "low": pl.Float64,
+                                      "high": pl.Float64, "n": pl.Int64, "paired": pl.Boolean,
+                                      "margin": pl.Float64, "verdict": pl.String})
 
 
-def levels_chart(per_level, charts: list[Path], out: Path, name: str, title: str):
-    """Top row: each question's estimate per level (95% intervals); below it every level's own
-    chart, one above the other at full width, so the same panel of each level sits in one
-    column."""
-    import matplotlib.pyplot as plt
-
-    qs = questions(per_level)
-    labels = [lv.label for lv, _ in per_level]
-    images = [plt.imread(c) for c in charts]
-    width = 18.0
-    heights = [3.8] + [width * im.shape[0] / im.shape[1] + 0.3 for im in images]
-    fig = plt.figure(figsize=(width, sum(heights)), constrained_layout=True)
-    parts = fig.subfigures(len(heights), 1, height_ratios=heights)
-    axes = np.atleast_1d(parts[0].subplots(1, max(len(qs), 1)))
-    for ax, q in zip(axes, qs):
-        xs, vals, lows, highs, unit, scale = [], [], [], [], "", 1.0
-        for i, (_, claims) in enumerate(per_level):
+def claim_markdown(per_level, diffs: list[Difference], compared_only: bool = False) -> list[str]:
+    """A Markdown table: one row per question × level (estimate, n, verdict) and, for the
+    levels after the first, the difference from the first; ``compared_only``: only the
+    questions answered at two levels or more.  ``per_level``: (level or label, claims) pairs."""
+    per_level = [(lv if hasattr(lv, "label") else Level(str(lv), None, []), claims) for lv, claims in per_level]
+    by = {(d.key, d.other): d for d in diffs}
+    lines = ["| question | level | estimate [95% CI] | n | answer | difference from "
+             f"{per_level[0][0].label} [95% CI] |", "| --- | --- | --- | --- | --- | --- |"]
+    keys = list(dict.fromkeys(c.key for _, claims in per_level for c in claims))
+    if compared_only:
+        keys = [k for k in keys if sum(1 for _, claims in per_level for c in claims if c.key == k) >= 2]
+    for key in keys:
+        for lv, claims in per_level:
             for c in claims:
-                if c.question == q:
-                    xs.append(i)
-                    vals.append(c.value * c.scale)
-                    lows.append(c.low * c.scale)
-                    highs.append(c.high * c.scale)
-                    unit, scale = c.unit, c.scale
-        v, lo, hi = (np.array(a, dtype=float) for a in (vals, lows, highs))
+                if c.key != key:
+                    continue
+                d = by.get((key, lv.label))
+                diff = (f"{d.estimate()} ({'paired, ' if d.paired else ''}n = {d.n:,}): {d.verdict}" if d else "")
+                unit = f" ({c.unit})" if c.unit and c.scale != 100 else ""
+                lines.append(f"| {c.question}{unit} | {lv.label} | {c.estimate()} | {c.n:,} | {c.verdict} | {diff} |")
+    return lines
+
+
+def levels_figure(per_level, title: str, note: str) -> dict:
+    """One figure per question group (``Claim.group``) answered at two levels or more: one panel
+    per claim (at most ``MAX_PANELS``: by ``priority``, then the most deals at its smallest
+    level; every claim is in the tables), each level's estimate with its 95% interval.
+    Returns {group: Figure}."""
+    labels = [lv.label for lv, _ in per_level]
+    keys = list(dict.fromkeys(c.key for _, claims in per_level for c in claims))
+    first = {}
+    for _, claims in per_level:
+        for c in claims:
+            first.setdefault(c.key, c)
+    drawable = {}
+    for key in keys:
+        at = [c.n for _, claims in per_level for c in claims if c.key == key and c.n >= c.min_n and np.isfinite(c.value)]
+        if len(at) >= 2:
+            drawable[key] = min(at)
+    figures = {}
+    for group in dict.fromkeys(first[k].question_group for k in keys):
+        members = [k for k in keys if first[k].question_group == group and k in drawable]
+        chosen = sorted(members, key=lambda k: (first[k].priority, -drawable[k]))[:MAX_PANELS]
+        panels = [_level_panel(per_level, labels, k) for k in members if k in chosen]
+        if not panels:
+            continue
+        head = first[members[0]].question.split(":")[0]
+        more = " Some claims of this question are in the tables only." if len(members) > MAX_PANELS else ""
+        fig = common.figure(panels, f"{title}: {head}" if head != title else title, note + more)
+        if fig is not None:
+            figures[group] = fig
+    return figures
+
+
+def _level_panel(per_level, labels, key) -> common.Panel:
+    rows = [(i, c) for i, (_, claims) in enumerate(per_level) for c in claims
+            if c.key == key and c.n >= c.min_n and np.isfinite(c.value)]
+    question = rows[0][1].question
+
+    def draw(ax):
+        c0 = rows[0][1]
+        xs = [i for i, _ in rows]
+        v = np.array([c.scale * c.value for _, c in rows])
+        lo = np.array([c.scale * c.low for _, c in rows])
+        hi = np.array([c.scale * c.high for _, c in rows])
         ax.errorbar(xs, v, yerr=[np.clip(np.nan_to_num(v - lo), 0, None), np.clip(np.nan_to_num(hi - v), 0, None)],
                     fmt="o", capsize=4, color="#4C72B0")
-        if scale != 100:
-            ax.axhline(0, color="grey", lw=0.8)
-        ax.set_xticks(range(len(labels)), labels, fontsize=8)
+        for x, (_, c) in zip(xs, rows):
+            ax.annotate(f"n={c.n:,}", (x, 0), xycoords=("data", "axes fraction"), xytext=(0, 3),
+                        textcoords="offset points", ha="center", fontsize=7, color="#555555")
+        ref = 100 * c0.against if c0.scale == 100 and not c0.signed else 0
+        if c0.signed or ref:
+            ax.axhline(ref, color="grey", lw=0.8)
+        drawn = {i for i, _ in rows}
+        ticks = []
+        for i, (_, claims) in enumerate(per_level):
+            at = [c for c in claims if c.key == key]
+            ticks.append(labels[i] if i in drawn else
+                         f"{labels[i]}\n(n = {at[0].n:,}: too few)" if at else f"{labels[i]}\n(not asked)")
+        ax.set_xticks(range(len(labels)), ticks, fontsize=8)
         ax.set_xlim(-0.5, len(labels) - 0.5)
-        ax.set_ylabel(unit, fontsize=8)
-        ax.set_title("\n".join(_wrap(q, 55)), fontsize=8)
-    parts[0].suptitle(title + " — each question's answer per level (95% intervals where the answer is an "
-                      "estimate)", fontsize=10)
-    for part, (lv, _), chart, image in zip(parts[1:], per_level, charts, images):
-        ax = part.subplots()
-        ax.imshow(image)
-        ax.axis("off")
-        part.suptitle(f"level: {lv.label}  ({chart.parent.name}/{chart.name})", fontsize=10)
-    return common.save_chart(fig, out, name)
+        ax.set_ylabel(("percentage points" if c0.signed else "%") if c0.scale == 100 else c0.unit, fontsize=8)
+
+    return common.Panel(question.split(": ", 1)[-1] if ": " in question else question, len(rows), draw)
 
 
-def _wrap(text: str, width: int) -> list[str]:
-    import textwrap
+def compare_sentence(key: str, per_level, diffs: list[Difference]) -> str:
+    """One sentence per question: its answer at each level and whether the levels differ."""
+    at = [(lv, c) for lv, claims in per_level for c in claims if c.key == key]
+    question = at[0][1].question
+    parts = [f"{lv.label}: {c.verdict}" + (f" ({c.estimate()})" if c.n >= c.min_n else "") for lv, c in at]
+    diff_words = [f"{d.other} − {d.reference} {d.estimate()}{' paired' if d.paired else ''}: {d.verdict}"
+                  for d in diffs if d.key == key]
+    text = f"{question}: " + "; ".join(parts)
+    if diff_words:
+        text += " (" + "; ".join(diff_words) + ")"
+    return text + "."
 
-    return textwrap.wrap(text, width)
 
-
-def run_levels(analysis: str, module, levels: list[Level], out: Path, run_one) -> list[Path]:
-    """Analyse each level into ``out/<label>/`` with ``run_one(level, folder)`` (the single-run
-    path), then write the comparison (chart, table, summary) into ``out``."""
-    if not hasattr(module, "level_claims"):
-        raise SimcoreError(f"analysis {analysis!r} compares no levels of play: give it one --data")
-    per_level, charts, written = [], [], []
+def run_levels(analysis: str, module, levels: list[Level], analyse_one) -> common.Analysis:
+    """Analyse each level (``analyse_one(level)`` → its Analysis), then compare their claims:
+    the levels Analysis holds the comparison figure(s), the claims and differences tables and
+    every level's own Analysis (``.levels``, written into ``OUT/<level>/``)."""
+    per_level, subs = [], {}
     for lv in levels:
-        files = run_one(lv, out / slug(lv.label))
-        written += files
-        charts.append(next(p for p in files if p.suffix == ".png"))
-        # an open-hand level answers the asking analysis's questions (``asked_by``)
-        own = lv.module is None or lv.module is module
-        claims = (module.level_claims(out / slug(lv.label)) if own
-                  else lv.module.level_claims(out / slug(lv.label), asked_by=analysis))
-        per_level.append((lv, claims))
+        sub = analyse_one(lv)
+        subs[slug(lv.label)] = sub
+        per_level.append((lv, sub.claims))
+    diffs = differences(per_level)
     name = module.NAME
-    title = f"{analysis} at {len(levels)} levels of play: {', '.join(lv.label for lv in levels)}"
-    chart = levels_chart(per_level, charts, out, f"{name}_levels", title)
-    table = common.write_table(claims_table(per_level), out, f"{name}_levels")
-    summary = levels_summary(analysis, name, levels, per_level, chart, table, out,
-                             [f for f in written if f.suffix == ".md"])
-    return [summary, chart, table] + written
+    keys = list(dict.fromkeys(c.key for _, claims in per_level for c in claims))
+    first = per_level[0][0].runs[0].manifest
+    note = (f"Levels of play: {', '.join(lv.label for lv in levels)} (n = deals under each point); rules "
+            f"{subs[slug(levels[0].label)].rules or common.rules_text(first)}. 95% intervals; a level with fewer than {common.MIN_N} deals for a question is "
+            "not drawn.")
+    title = f"{subs[slug(levels[0].label)].title}, at each level of play"
+    figs = levels_figure(per_level, title, note)
+    figures = {f"{name}_levels" + ("" if i == 0 else f"_{slug(group).replace('.', '_')}"): fig
+               for i, (group, fig) in enumerate(figs.items())}
+    compared = [k for k in keys if sum(1 for _, claims in per_level for c in claims if c.key == k) >= 2]
+    sentences = [compare_sentence(k, per_level, diffs) for k in compared]
+    if len(compared) < len(keys):
+        sentences.append(f"{len(keys) - len(compared)} more questions are answered at one level only: see each "
+                         "level's summary and the claims table.")
+    result = common.Analysis(
+        name=analysis, stem=name, title=f"{subs[slug(levels[0].label)].title} — {len(levels)} levels of play",
+        answer=" ".join(sentences) if sentences else "No question is answered at these levels.",
+        tables={f"{name}_levels": claims_table(per_level), f"{name}_level_differences": differences_table(diffs)},
+        figures=figures, claims=[c for _, claims in per_level for c in claims],
+        details=[f"Level **{lv.label}**: {sub.sample}; {sub.level}; rules {sub.rules}; its own figures, tables and "
+                 f"summary in `{slug(lv.label)}/`." for lv, sub in zip(levels, subs.values())],
+        method=("each level analysed as a single run; levels compared by the difference of their estimates "
+                "with its 95% interval, paired on the deals they share where deal k is the same deal at both "
+                "(same seed, rules and dealing), else Welch (means) or Newcombe (rates); 'differs' when the "
+                "interval excludes zero, 'the same' only within the question's stated margin"),
+        command=command_of(analysis, levels), levels=subs)
+    result.per_level = per_level
+    result.differences = diffs
+    return result
 
 
-def _finding(md: Path) -> str:
-    """The finding paragraph of a level's own summary (after the chart line)."""
-    blocks = md.read_text().split("\n\n")
-    return blocks[2].strip() if len(blocks) > 2 else ""
+def command_of(analysis: str, levels: list[Level], out="OUT") -> str:
+    import shlex
 
-
-def _sample(md: Path) -> str:
-    for line in md.read_text().splitlines():
-        if line.startswith("- Sample: "):
-            return line[len("- Sample: "):]
-    return ""
-
-
-def levels_summary(analysis, name, levels, per_level, chart, table, out, summaries) -> Path:
-    """``{name}.md``: the comparison chart first (results/README.md rewrites that link), the
-    words per question, then each level's sample, policies and finding."""
-    sentences = [compare_sentence(q, [(lv.label, c) for lv, claims in per_level for c in claims
-                                      if c.question == q]) for q in questions(per_level)]
-    changes = [q for q in questions(per_level) if changed(per_level, q)]
-    closing = ("The answer changes with the level for: " + "; ".join(changes) + "." if changes
-               else "No answer changes with the level of play.")
-    lines = [f"### {analysis}: {len(levels)} levels of play side by side", "",
-             f"![{analysis} at {len(levels)} levels of play]({chart.name})", "",
-             " ".join(sentences) + " " + closing, ""]
-    for lv, md in zip(levels, summaries):
-        m = lv.runs[0].manifest
-        lines += [f"- Level **{lv.label}**: {_sample(md)}; policies: {common.policies_text(m)}; rules: "
-                  f"{common.rules_text(m)}; seed {m.get('seed')}; its own chart, tables and summary in "
-                  f"`{md.parent.name}/`. {_finding(md)}"]
     data = " ".join(f"--data {lv.data}" for lv in levels)
     data += "".join(f" --label {shlex.quote(f'{lv.data}={lv.label}')}" for lv in levels if lv.named)
-    lines += ["- Method: each level analysed exactly as a single run (its own intervals); the answers "
-              "compared on their 95% intervals (a verdict changes only when an interval's side of the "
-              "decision changes; an interval spanning the decision is 'not decided'); levels are "
-              "independent samples of their own sizes, so thresholds and undecided answers also "
-              "reflect each level's sample size",
-              f"- Made by: `simcore analyze {analysis} {data} --out {out}`",
-              f"- Tables: `{table.name}` and each level's own in its folder", ""]
-    path = out / f"{name}.md"
-    path.write_text("\n".join(lines))
-    return path
+    return f"simcore analyze {analysis} {data} --out {out}"
 
 
-def closing_note(results: Path) -> str:
-    """For the report's closing note: every question, in every ``*_levels.csv`` under
-    ``results``, whose decided answer changed with the level, one Markdown line each."""
-    lines = []
-    for path in sorted(Path(results).rglob("*_levels.csv")):
-        table = pl.read_csv(path)
-        for (question,), g in table.group_by("question", maintain_order=True):
-            decided = g.filter(pl.col("decided"))
-            if decided["verdict"].n_unique() > 1:
-                answers = "; ".join(f"{r['level']}: {r['verdict']}" for r in g.iter_rows(named=True))
-                lines.append(f"- `{path.parent.relative_to(results)}` — {question}: {answers}")
-    return "\n".join(lines) if lines else "No conclusion changed with the level of play."

@@ -1,8 +1,16 @@
-"""Interval estimates and tests used on every chart (95% unless told otherwise).
+"""Interval estimates and tests used on every chart and answer (95% unless told otherwise).
 
-Rates get Wilson score intervals, means get Student-t intervals, distributions get a
-chi-square goodness-of-fit test.  All take the per-group aggregates polars computes, so no
-Python loop ever touches individual rows.
+- rates: Wilson score intervals; the difference of two rates: Newcombe's hybrid score interval;
+- means: Student-t intervals (none for a group without variance: its t interval would have
+  zero width), the difference of two independent means: Welch's t interval; paired
+  differences are means of per-deal differences;
+- means over seats of the same deals: intervals clustered by deal (``cluster_difference``),
+  with n counted in deals;
+- verdicts: an interval decides a sign when it excludes zero, and "about equal" only when it
+  lies within a stated margin (``verdict``);
+- distributions: a chi-square goodness-of-fit test.
+
+All take per-group aggregates or whole arrays: no Python loop touches individual rows.
 """
 
 from __future__ import annotations
@@ -33,14 +41,100 @@ def wilson(successes, trials, confidence: float = 0.95) -> tuple[np.ndarray, np.
 
 
 def t_interval(mean, std, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Student-t interval for a mean from its sample standard deviation and size."""
+    """Student-t interval for a mean from its sample standard deviation and size; NaN for a
+    group of one or a group without variance (every value equal: n = 2 or 3 groups of rare
+    hands), whose t interval would have zero width and claim a certainty it does not have."""
     mean = np.asarray(mean, dtype=float)
     std = np.asarray(std, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         half = stats.t.ppf(0.5 + confidence / 2, np.maximum(n - 1, 1)) * std / np.sqrt(n)
-    half = np.where(n > 1, half, np.nan)
+    half = np.where((n > 1) & (std > 0), half, np.nan)
     return mean - half, mean + half
+
+
+def mean_interval(values, confidence: float = 0.95) -> tuple[float, float, float, int]:
+    """(mean, low, high, n) of an array with its t interval (a paired comparison: the array of
+    per-deal differences)."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return float("nan"), float("nan"), float("nan"), 0
+    sd = float(v.std(ddof=1)) if v.size > 1 else float("nan")
+    lo, hi = t_interval([v.mean()], [sd], [v.size], confidence)
+    return float(v.mean()), float(lo[0]), float(hi[0]), int(v.size)
+
+
+def welch_difference(mean_a, std_a, n_a, mean_b, std_b, n_b,
+                     confidence: float = 0.95) -> tuple[float, float, float]:
+    """a − b of two independent means and its Welch t interval (Welch-Satterthwaite degrees
+    of freedom); NaN bounds when a side has fewer than two members or no variance at all."""
+    va, vb = (np.nan if n < 2 else s * s / n for s, n in ((std_a, n_a), (std_b, n_b)))
+    d = float(mean_a - mean_b)
+    se2 = va + vb
+    if not np.isfinite(se2) or se2 <= 0:
+        return d, float("nan"), float("nan")
+    dof = se2 ** 2 / ((va ** 2 / (n_a - 1) if va else 0.0) + (vb ** 2 / (n_b - 1) if vb else 0.0))
+    half = float(stats.t.ppf(0.5 + confidence / 2, dof) * np.sqrt(se2))
+    return d, d - half, d + half
+
+
+def rate_difference(k_a, n_a, k_b, n_b, confidence: float = 0.95) -> tuple[float, float, float]:
+    """p_a − p_b of two independent rates and Newcombe's hybrid score interval (his method 10,
+    from the two Wilson intervals), which keeps its coverage near 0 and 1 where the normal
+    interval fails."""
+    if not n_a or not n_b:
+        return float("nan"), float("nan"), float("nan")
+    pa, pb = k_a / n_a, k_b / n_b
+    (la, ua), (lb, ub) = ((float(x[0]) for x in wilson([k], [n], confidence)) for k, n in ((k_a, n_a), (k_b, n_b)))
+    d = pa - pb
+    low = d - np.sqrt((pa - la) ** 2 + (ub - pb) ** 2)
+    high = d + np.sqrt((ua - pa) ** 2 + (pb - lb) ** 2)
+    return float(d), float(low), float(high)
+
+
+def cluster_difference(values, in_a, in_b, clusters, confidence: float = 0.95) -> tuple[float, float, float, int]:
+    """mean(values | a) − mean(values | b) with an interval clustered by ``clusters`` (the
+    deal): seats of one deal are not independent, so the variance is the sum over deals of
+    each deal's squared contribution (the cluster-robust sandwich of the regression on a
+    group indicator, with the G/(G − 1) small-sample factor), and n counts deals.  A t
+    quantile with G − 1 degrees of freedom.  Returns (difference, low, high, deals)."""
+    y = np.asarray(values, dtype=float)
+    a, b = np.asarray(in_a, dtype=bool), np.asarray(in_b, dtype=bool)
+    keep = a | b
+    y, a, b, g = y[keep], a[keep], b[keep], np.asarray(clusters)[keep]
+    na, nb = a.sum(), b.sum()
+    if na == 0 or nb == 0:
+        return float("nan"), float("nan"), float("nan"), 0
+    ma, mb = y[a].mean(), y[b].mean()
+    # each observation's influence on the difference of means
+    infl = np.where(a, (y - ma) / na, -(y - mb) / nb)
+    _, index = np.unique(g, return_inverse=True)
+    per_cluster = np.bincount(index, infl)
+    groups = per_cluster.size
+    if groups < 2:
+        return float(ma - mb), float("nan"), float("nan"), int(groups)
+    var = groups / (groups - 1) * float((per_cluster ** 2).sum())
+    if var <= 0:
+        return float(ma - mb), float("nan"), float("nan"), int(groups)
+    half = float(stats.t.ppf(0.5 + confidence / 2, groups - 1) * np.sqrt(var))
+    return float(ma - mb), float(ma - mb - half), float(ma - mb + half), int(groups)
+
+
+def verdict(low: float, high: float, margin: float, against: float = 0.0) -> str:
+    """What a 95% interval decides about ``value − against``: ``"below"`` or ``"above"`` when
+    it excludes zero, ``"equal"`` when it lies within ± ``margin`` (the same, to a stated
+    margin), else ``"open"`` (the sample cannot tell; also when there is no interval)."""
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return "open"
+    low, high = low - against, high - against
+    if high < 0:
+        return "below"
+    if low > 0:
+        return "above"
+    if margin > 0 and -margin <= low and high <= margin:
+        return "equal"
+    return "open"
 
 
 def rate_table(frame: pl.DataFrame, success: str = "successes", trials: str = "n",
@@ -127,3 +221,44 @@ def group_moments(keys, columns: dict, key: str = "key") -> pl.DataFrame:
             out[name] = mean
             out[f"{name}_std"] = np.where(n > 1, np.sqrt(var), np.nan)
     return pl.DataFrame(out).filter(pl.col("n") > 0)
+
+
+def grouped_means(frame: pl.DataFrame, keys: list[str], columns: list[str]) -> pl.DataFrame:
+    """Per group of ``keys`` (every row when empty): ``n`` and, for each column, its mean,
+    ``_std`` and the t interval's ``_low`` / ``_high``."""
+    aggs = [pl.len().alias("n")]
+    for c in columns:
+        aggs += [pl.col(c).cast(pl.Float64).mean().alias(c), pl.col(c).cast(pl.Float64).std().alias(f"{c}_std")]
+    t = frame.group_by(keys).agg(aggs).sort(keys) if keys else frame.select(aggs)
+    for c in columns:
+        t = mean_table(t, c, c, f"{c}_std")
+    return t
+
+
+def cluster_means(frame: pl.DataFrame, keys: list[str], value: str, cluster: str = "deal",
+                  confidence: float = 0.95) -> pl.DataFrame:
+    """Per group of ``keys``: the mean of ``value`` over its rows with an interval clustered by
+    ``cluster`` (rows of one deal — the seats of a table — are not independent): the
+    cluster-robust variance of a mean, G/(G − 1) Σ_g (s_g − mean·m_g)² / (Σ m_g)², with s_g and m_g
+    the sum and count of group rows in deal g, and a t quantile with G − 1 degrees of freedom.
+    Columns: ``n`` (rows), ``deals`` (G), ``{value}``, ``{value}_low``, ``{value}_high``; no
+    interval from fewer than two deals or without variance."""
+    y = pl.col(value).cast(pl.Float64)
+    per = frame.group_by([*keys, cluster]).agg(y.sum().alias("_s"), pl.len().alias("_m"))
+    totals = per.group_by(keys).agg(pl.col("_s").sum().alias("_S"), pl.col("_m").sum().alias("n"),
+                                    pl.len().alias("deals")) if keys else \
+        per.select(pl.col("_s").sum().alias("_S"), pl.col("_m").sum().alias("n"), pl.len().alias("deals"))
+    totals = totals.with_columns((pl.col("_S") / pl.col("n")).alias(value))
+    joined = per.join(totals, on=keys) if keys else per.join(totals, how="cross")
+    resid = joined.with_columns((pl.col("_s") - pl.col(value) * pl.col("_m")).pow(2).alias("_e2"))
+    var = (resid.group_by(keys).agg(pl.col("_e2").sum()) if keys else resid.select(pl.col("_e2").sum()))
+    t = totals.join(var, on=keys) if keys else totals.with_columns(var["_e2"])
+    g = t["deals"].to_numpy().astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(g / (g - 1) * t["_e2"].to_numpy() / t["n"].to_numpy().astype(float) ** 2)
+        half = stats.t.ppf(0.5 + confidence / 2, np.maximum(g - 1, 1)) * se
+    half = np.where((g > 1) & (se > 0), half, np.nan)
+    m = t[value].to_numpy()
+    t = t.with_columns(pl.Series(f"{value}_low", m - half), pl.Series(f"{value}_high", m + half))
+    t = t.select(*keys, "n", "deals", value, f"{value}_low", f"{value}_high")
+    return t.sort(keys) if keys else t

@@ -1,21 +1,25 @@
-"""Regenerate ``results/``: a default batch for each game, every analysis, and
-``results/README.md`` (each chart with its finding, sample, policies, rules and command).
+"""Regenerate ``results/``: the simulations behind every answer, every analysis, and
+``results/README.md`` (the answers first, one row per question, then a section per question).
 
     python scripts/make_results.py            # what `make results` runs
-    python scripts/make_results.py --only spades-bids,dealing-check
+    python scripts/make_results.py --only spades-bids,dealing-check   # these analyses again
 
-Runs go to ``data/`` (git-ignored) and are reused: every simulation passes ``--resume``, so
-a finished run is read again, not recomputed.  Batches the installed simcore cannot make yet
-(the game ``dummy``, ``--what-if`` runs) are skipped with a note in the README.  Every batch is
-a plain ``simcore simulate`` command with built-in policies, so the cached kernels serve them
-(no user-policy compile).
+**Sizes.** ``SIZES`` is the one table of sample sizes: raise a level's size there (the strong
+levels — ``pimc``, open-hand solves — are small because their play costs seconds a deal) and run
+``make results`` again; docs/analyses.md gives larger runs' commands and costs.
+
+Runs go to ``data/`` (git-ignored) and are reused: every simulation passes ``--resume``, so a
+finished run is read again, not recomputed.  The simulations run in two worker processes, one
+game after another in each (``LANES``): compiling a game's kernels takes one core, so two games
+compile side by side.  Timings go to the console and to ``data/make_results_timings.json``,
+never into ``results/``, so the report regenerates byte for byte.
 
 ``results/fingerprints.json`` ties ``results/`` to the code that made it: for every batch, its
 manifest's options and a digest of each column of its first ``FINGERPRINT_DEALS`` deals
-(games), and for every analysis a digest of its source.  A run in data/ whose options or
-first deals differ from a fresh run of the same command (older code made it) is simulated
-again.  tests/test_results.py makes the same small runs and fails when they, or an
-analysis's source, no longer match the file.
+(games), and for every analysis a digest of its source.  A run in data/ whose options or first
+deals differ from a fresh run of the same command (older code made it) is simulated again.
+tests/test_results.py makes the same small runs and fails when they, or an analysis's source,
+no longer match the file.
 """
 
 from __future__ import annotations
@@ -26,41 +30,71 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))  # results_report.py, the report's words
 
 DATA = Path("data")
 RESULTS = Path("results")
 FINGERPRINTS = RESULTS / "fingerprints.json"
+TIMINGS = DATA / "make_results_timings.json"
 # the first deals (games) of each batch whose rows the fingerprint records: enough for every
 # rule and policy branch to show in some column, few enough that a test remakes all of them in
 # seconds (a deal's rows depend on the seed and the deal only, so these are the batch's rows)
 FINGERPRINT_DEALS = {"hands": 10_000, "games": 200}
+
+# ---------------------------------------------------------------- sizes: the one table to raise
+
+# Deals (games for "gin-games") per batch.  The strong levels are what the time target allows
+# on the 2-core machine (a cold `make results` within 15 minutes); raise them here as the search
+# and the solvers get faster, and every answer is re-decided at its new size.
+SIZES = {
+    "trump-friend": 400_000,        # heuristic, what-if trump and what-if friend (× 5 and × 2 rows)
+    "trump-friend-searched": 10_000,  # searched trump calls (trump=pimc, about 6 ms a call)
+    "trump-friend-pimc": 400,       # pimc play at every seat, what-if trump and friend
+    "trump-friend-dd": 10,          # open-hand solves: seconds to minutes a deal (docs/solving.md)
+    "spades": 400_000,
+    "spades-nil": 200_000,          # what-if nil
+    "spades-pimc": 600,
+    "spades-dd": 300,               # open-hand, --nil safe (about 1 s of CPU a deal)
+    "euchre-whatif": 200_000,       # each of the four order-up seats and the alone what-if
+    "euchre-pimc8": 2_000,          # pimc:8, what-if order-up (the dealer's left)
+    "euchre-dd": 20_000,
+    "gin-whatif": 100_000,          # each of the five dealer strategies, and undercut_bonus=0
+    "gin-expert": 50_000,
+    "gin-games": 5_000,
+    "dummy": 100_000,               # each table size
+    "dummy-expert": 50_000,
+}
+
 # the dealer's knock policy of each Gin what-if run: the rules of the five what-if options
 # (now = limit, at7, at4, at1, gin = gin_only), so gin-knock can put every option against every other
 GIN_DEALER_KNOCKS = ("limit", "at7", "at4", "at1", "gin_only")
-# deals of the open-hand Trump Friend level: its solves are heavy-tailed (docs/solving.md), so
-# this is what keeps `make results` near 15 minutes; docs/analyses.md gives larger runs' cost
-TF_DD_DEALS = "10"
+EUCHRE_WHATIFS = ("order-up", "order-up-partner", "order-up-right", "order-up-dealer", "alone")
 
 
 @dataclass
 class Batch:
-    """One simulation (or ``simcore solve`` run): its folder under data/ and the CLI arguments
-    after ``GAME``."""
+    """One simulation (or ``simcore solve`` run): its folder under data/, its entry of SIZES
+    and the CLI arguments after ``GAME --deals N``."""
 
     folder: str
     game: str
-    args: list[str]
+    size: str
+    rest: list[str]
     needs: str = ""  # "dummy" or "what-if": made only when simcore supports it
     verb: str = "simulate"  # or "solve"
     check_deals: int = 0  # deals the fingerprint covers, when fewer than FINGERPRINT_DEALS (slow policies)
+
+    @property
+    def args(self) -> list[str]:
+        return ["--deals", str(SIZES[self.size]), *self.rest]
 
     def command(self) -> list[str]:
         return ["simcore", self.verb, self.game, *self.args, "--out", str(DATA / self.folder), "--resume", "--quiet"]
@@ -82,113 +116,109 @@ class Batch:
         return args
 
 
+BATCHES = [
+    # Trump Friend: every deal under all five trump calls (paired), the searched calls of the same
+    # deals, the same at pimc play; friend or none; open-hand solves of the first deals of seed 1
+    Batch("trump-friend-calls/whatif", "trump-friend", "trump-friend", ["--seed", "1", "--what-if", "trump"],
+          needs="what-if"),
+    Batch("trump-friend-calls/searched", "trump-friend", "trump-friend-searched", ["--seed", "1", "--policy",
+                                                               "trump=pimc"], check_deals=100),
+    Batch("trump-friend-calls-pimc/whatif", "trump-friend", "trump-friend-pimc", ["--seed", "1", "--what-if",
+                                                                  "trump", "--policy", "pimc"],
+          needs="what-if", check_deals=16),
+    Batch("trump-friend-calls-pimc/searched", "trump-friend", "trump-friend-pimc", ["--seed", "1", "--policy",
+                                                                    "trump=pimc"], check_deals=100),
+    Batch("trump-friend-friend", "trump-friend", "trump-friend", ["--seed", "2", "--what-if", "friend"],
+          needs="what-if"),
+    Batch("trump-friend-friend-pimc", "trump-friend", "trump-friend-pimc", ["--seed", "2", "--what-if", "friend",
+                                                            "--policy", "pimc"], needs="what-if", check_deals=16),
+    Batch("trump-friend-dd", "trump-friend", "trump-friend-dd", ["--seed", "1"], verb="solve", check_deals=2),
+    # Spades: ordinary play (bids), what-if nil, pimc at every seat, open-hand solves with the bids
+    Batch("spades-main", "spades", "spades", ["--seed", "1"]),
+    Batch("spades-nil", "spades", "spades-nil", ["--seed", "2", "--what-if", "nil"], needs="what-if"),
+    Batch("spades-pimc", "spades", "spades-pimc", ["--seed", "1", "--policy", "pimc"], check_deals=40),
+    Batch("spades-dd/solve", "spades", "spades-dd", ["--seed", "1", "--nil", "safe"], verb="solve",
+          check_deals=8),
+    Batch("spades-dd/play", "spades", "spades-dd", ["--seed", "1"]),
+    # Euchre: order up or pass at each of the four seats, alone or with the partner; pimc:8 at the
+    # dealer's left; open-hand solves of the same deals (seed 2)
+    *[Batch(f"euchre-whatif/{w}", "euchre", "euchre-whatif", ["--seed", "2", "--what-if", w], needs="what-if")
+      for w in EUCHRE_WHATIFS],
+    Batch("euchre-pimc8", "euchre", "euchre-pimc8", ["--seed", "2", "--what-if", "order-up", "--policy", "pimc:8"],
+          needs="what-if", check_deals=40),
+    Batch("euchre-dd", "euchre", "euchre-dd", ["--seed", "2"], verb="solve", check_deals=500),
+    # Gin Rummy: the non-dealer's knock options against each dealer strategy, against the expert,
+    # and without the undercut bonus; games for the first player's advantage
+    *[Batch(f"gin-knock/{k}", "gin-rummy", "gin-whatif", ["--seed", "1", "--what-if", "knock", "--policy",
+                                                 f"knock={k}"], needs="what-if") for k in GIN_DEALER_KNOCKS],
+    Batch("gin-knock-expert/expert", "gin-rummy", "gin-expert", ["--seed", "1", "--what-if", "knock", "--policy",
+                                                        "expert"], needs="what-if", check_deals=2000),
+    Batch("gin-knock-undercut0/limit", "gin-rummy", "gin-whatif", ["--seed", "1", "--what-if", "knock", "--rules",
+                                                          "undercut_bonus=0"], needs="what-if"),
+    Batch("gin-rummy-games", "gin-rummy", "gin-games", ["--seed", "1", "--mode", "games"]),
+    # Dummy: each table size, heuristic and expert play (the same deals: seed 1)
+    *[Batch(f"dummy/players-{n}", "dummy", "dummy", ["--seed", "1", "--rules", f"players={n}"], needs="dummy")
+      for n in (2, 3, 4)],
+    *[Batch(f"dummy-expert/players-{n}", "dummy", "dummy-expert", ["--seed", "1", "--rules", f"players={n}",
+                                                        "--policy", "expert"], needs="dummy", check_deals=2000)
+      for n in (2, 3, 4)],
+]
+
+
+def set_sizes(sizes: dict) -> None:
+    """Use ``sizes`` (entries of SIZES) for this run: every batch's --deals follows its entry."""
+    unknown = [k for k in sizes if k not in SIZES]
+    if unknown:
+        raise SystemExit(f"--sizes: unknown entries {', '.join(unknown)}; known: {', '.join(SIZES)}")
+    SIZES.update({k: int(v) for k, v in sizes.items()})
+
+
+# Simulation lanes: the batches of one game run one after another in one worker (its kernels
+# compile once, then load from the cache); two workers take the lanes in this order.
+LANES = ["trump-friend", "spades", "euchre", "gin-rummy", "dummy"]
+WORKERS = 2
+
+
 @dataclass
 class Job:
-    """One analysis: name, run folder (or folder of runs), output folder, its batches."""
+    """One analysis: name, run folder (or folders: levels of play), output folder, its section."""
 
     analysis: str
-    data: str | list[str]  # several folders: the same analysis at several levels of play
+    data: str | list[str]
     out: str
+    section: str
     needs: str = ""
-    question: str = ""  # the README section (QUESTIONS) this analysis answers
+    labels: dict = field(default_factory=dict)
 
     @property
     def folders(self) -> list[str]:
         return [self.data] if isinstance(self.data, str) else list(self.data)
 
-    @property
-    def data_args(self) -> str:
-        return " ".join(f"--data {d}" for d in self.folders)
+    def command(self) -> str:
+        labels = "".join(f" --label {k}={v!r}" for k, v in self.labels.items())
+        return (f"simcore analyze {self.analysis} " + " ".join(f"--data {d}" for d in self.folders) + labels
+                + f" --out {self.out}")
 
 
-BATCHES = [
-    # 400,000 deals x 5 calls = 2,000,000 rows, heuristic play (about 25 s on 2 busy cores)
-    Batch("trump-friend-trump", "trump-friend", ["--deals", "400000", "--seed", "1", "--what-if", "trump"],
-          needs="what-if"),
-    Batch("trump-friend-friend", "trump-friend", ["--deals", "400000", "--seed", "2", "--what-if", "friend"],
-          needs="what-if"),
-    Batch("spades-main", "spades", ["--deals", "400000", "--seed", "1"]),
-    Batch("spades-nil", "spades", ["--deals", "200000", "--seed", "2", "--what-if", "nil"], needs="what-if"),
-    Batch("euchre-main", "euchre", ["--deals", "400000", "--seed", "1"]),
-    Batch("euchre-order-up", "euchre", ["--deals", "200000", "--seed", "2", "--what-if", "order-up"], needs="what-if"),
-    Batch("gin-rummy-main", "gin-rummy", ["--deals", "100000", "--seed", "1"]),
-    Batch("gin-rummy-games", "gin-rummy", ["--deals", "5000", "--seed", "1", "--mode", "games"]),
-    *[Batch(f"gin-knock-whatif/{k}", "gin-rummy", ["--deals", "100000", "--seed", "1", "--what-if", "knock",
-                                                   "--policy", f"knock={k}"], needs="what-if")
-      for k in GIN_DEALER_KNOCKS],
-    *[Batch(f"dummy/players-{n}", "dummy", ["--deals", "100000", "--seed", "1", "--rules", f"players={n}"],
-            needs="dummy") for n in (2, 3, 4)],
-    # levels of play: the same questions under stronger play and open-handed
-    Batch("euchre-order-up-pimc8", "euchre", ["--deals", "2000", "--seed", "2", "--what-if", "order-up",
-                                              "--policy", "pimc:8"], needs="what-if", check_deals=40),
-    # Spades and Trump Friend under pimc play at every seat (pimc:20: about 10 Spades deals and
-    # 4 Trump Friend deals x 5 calls a second on one core): the first deals of the heuristic
-    # batches of the same seed, played again
-    Batch("spades-pimc", "spades", ["--deals", "600", "--seed", "1", "--policy", "pimc"], check_deals=40),
-    Batch("trump-friend-trump-pimc", "trump-friend", ["--deals", "400", "--seed", "1", "--what-if", "trump",
-                                                      "--policy", "pimc"], needs="what-if", check_deals=16),
-    Batch("trump-friend-friend-pimc", "trump-friend", ["--deals", "400", "--seed", "2", "--what-if", "friend",
-                                                       "--policy", "pimc"], needs="what-if", check_deals=16),
-    Batch("euchre-dd", "euchre", ["--deals", "20000", "--seed", "2"], verb="solve", check_deals=500),
-    # Spades open-handed: the first deals of spades-main solved (whether each nil holds, not its
-    # tricks: --nil safe, about 1 s of CPU a deal) beside the same deals played, for their bids
-    Batch("spades-dd/solve", "spades", ["--deals", "300", "--seed", "1", "--nil", "safe"], verb="solve",
-          check_deals=8),
-    Batch("spades-dd/play", "spades", ["--deals", "300", "--seed", "1"]),
-    # Trump Friend open-handed: the first deals of trump-friend-trump (and -pimc) solved, ten
-    # calls a deal (five trumps, with the friend and alone); a deal costs seconds to minutes
-    Batch("trump-friend-dd", "trump-friend", ["--deals", TF_DD_DEALS, "--seed", "1"], verb="solve",
-          check_deals=2),
-    Batch("gin-knock-expert/at10", "gin-rummy", ["--deals", "50000", "--seed", "1", "--what-if", "knock",
-                                                 "--policy", "expert", "--policy", "knock=at10"],
-          needs="what-if", check_deals=2000),
-    *[Batch(f"dummy-expert/players-{n}", "dummy", ["--deals", "50000", "--seed", "1", "--rules", f"players={n}",
-                                                   "--policy", "expert"], needs="dummy", check_deals=2000)
-      for n in (2, 3, 4)],
-]
-
-# The README's sections: each question a user asks, answered by one or more analyses at one
-# or more levels of play (in this order); the dealing checks close the report.
-QUESTIONS = {
-    "trump": "Trump Friend: which trump should the declarer call?",
-    "friend": "Trump Friend: call a friend, or play alone?",
-    "spades": "Spades: how many tricks does a bid take, and when is nil safe?",
-    "euchre": "Euchre: when to order up, and when to go alone?",
-    "gin": "Gin Rummy: when to knock?",
-    "dummy": "Dummy: how much is the first turn worth, and a speto?",
-    "dealing": "Checks: are the deals uniform?",
-}
-
+UNDERCUT0 = "heuristic, undercut bonus 0"
 JOBS = [
-    Job("trump-call", ["data/trump-friend-trump", "data/trump-friend-trump-pimc", "data/trump-friend-dd"],
-        "results/trump-friend-levels", needs="what-if", question="trump"),
-    Job("trump-friend-dd", "data/trump-friend-dd", "results/trump-friend-dd", question="trump"),
-    Job("trump-call", "data/trump-friend-trump", "results/trump-friend", needs="what-if", question="trump"),
+    Job("trump-call", ["data/trump-friend-calls", "data/trump-friend-calls-pimc", "data/trump-friend-dd"],
+        "results/trump-friend-calls", "trump", needs="what-if"),
     Job("friend-call", ["data/trump-friend-friend", "data/trump-friend-friend-pimc", "data/trump-friend-dd"],
-        "results/trump-friend-friend-levels",
-        needs="what-if", question="friend"),
-    Job("friend-call", "data/trump-friend-friend", "results/trump-friend-friend", needs="what-if",
-        question="friend"),
-    Job("spades-bids", ["data/spades-main", "data/spades-pimc", "data/spades-dd"], "results/spades-levels",
-        question="spades"),
-    Job("spades-dd-bids", "data/spades-dd", "results/spades-dd", question="spades"),
-    Job("spades-bids", "data/spades-main", "results/spades", question="spades"),
-    Job("spades-bids", "data/spades-nil", "results/spades-nil", needs="what-if", question="spades"),
-    Job("euchre-makers", "data/euchre-main", "results/euchre", question="euchre"),
-    Job("euchre-makers", ["data/euchre-order-up", "data/euchre-order-up-pimc8", "data/euchre-dd"],
-        "results/euchre-levels", needs="what-if", question="euchre"),
-    Job("euchre-dd-order", "data/euchre-dd", "results/euchre-dd", question="euchre"),
-    Job("gin-knock", ["data/gin-knock-whatif", "data/gin-knock-expert"], "results/gin-rummy-knock-levels",
-        needs="what-if", question="gin"),
-    Job("gin-knock", "data/gin-rummy-games", "results/gin-rummy", question="gin"),
-    Job("dummy-advantage", ["data/dummy", "data/dummy-expert"], "results/dummy-levels", needs="dummy",
-        question="dummy"),
-    Job("dealing-check", "data/trump-friend-trump", "results/trump-friend", needs="what-if",
-        question="dealing"),
-    Job("dealing-check", "data/spades-main", "results/spades", question="dealing"),
-    Job("dealing-check", "data/euchre-main", "results/euchre", question="dealing"),
-    Job("dealing-check", "data/gin-rummy-main", "results/gin-rummy", question="dealing"),
-    Job("dealing-check", "data/dummy/players-4", "results/dummy", needs="dummy", question="dealing"),
+        "results/trump-friend-friend", "friend", needs="what-if"),
+    Job("spades-bids", ["data/spades-main", "data/spades-pimc", "data/spades-dd"], "results/spades-bids", "bids"),
+    Job("spades-nil", "data/spades-nil", "results/spades-nil", "nil", needs="what-if"),
+    Job("euchre-makers", ["data/euchre-whatif", "data/euchre-pimc8", "data/euchre-dd"], "results/euchre", "euchre",
+        needs="what-if"),
+    Job("gin-knock", ["data/gin-knock", "data/gin-knock-expert", "data/gin-knock-undercut0"], "results/gin-knock",
+        "knock", needs="what-if", labels={"data/gin-knock-undercut0": UNDERCUT0}),
+    Job("gin-knock", "data/gin-rummy-games", "results/gin-first-player", "gin-first"),
+    Job("dummy-advantage", ["data/dummy", "data/dummy-expert"], "results/dummy", "dummy", needs="dummy"),
+    Job("dealing-check", "data/trump-friend-calls/whatif", "results/checks/trump-friend", "dealing", needs="what-if"),
+    Job("dealing-check", "data/spades-main", "results/checks/spades", "dealing"),
+    Job("dealing-check", "data/euchre-whatif/order-up", "results/checks/euchre", "dealing", needs="what-if"),
+    Job("dealing-check", "data/gin-knock/limit", "results/checks/gin-rummy", "dealing", needs="what-if"),
+    Job("dealing-check", "data/dummy/players-4", "results/checks/dummy", "dealing", needs="dummy"),
 ]
 
 
@@ -211,10 +241,6 @@ def available(needs: str) -> bool:
 
         return "what_if" in inspect.signature(simulate_fn).parameters
     raise ValueError(needs)
-
-
-def simcore_bin() -> str:
-    return str(Path(sys.executable).with_name("simcore"))
 
 
 def finished(folder: Path) -> bool:
@@ -251,11 +277,68 @@ def remove_stale(folder: Path, why: str) -> None:
 
 
 def run_command(batch: Batch) -> None:
+    """The batch's command line, run in this process (a lane's worker): its kernels are already
+    loaded by the fingerprint's run of the first deals, so nothing is imported or loaded twice."""
+    from simcore.cli import main as cli
+
     cmd = batch.command()
     started = time.perf_counter()
     print("$", " ".join(cmd), flush=True)
-    subprocess.run([simcore_bin(), *cmd[1:]], check=True, cwd=ROOT)
+    if cli(cmd[1:]) != 0:
+        raise RuntimeError(f"`{' '.join(cmd)}` failed")
     print(f"  {time.perf_counter() - started:.0f} s", flush=True)
+
+
+# ---------------------------------------------------------------- simulation workers
+
+
+def run_lane(game: str) -> dict:
+    """Every batch of one game, in order (in this process: the worker of a lane)."""
+    out = {"game": game, "batches": {}, "reused": 0, "steps": 0}
+    for batch in BATCHES:
+        if batch.game != game or not available(batch.needs):
+            continue
+        started = time.perf_counter()
+        reused = simulate(batch)
+        out["batches"][batch.folder] = round(time.perf_counter() - started, 1)
+        out["reused"] += int(reused)
+        out["steps"] += 1
+    return out
+
+
+def simulate_all(games: list[str]) -> dict:
+    """The lanes of ``games`` in ``WORKERS`` worker processes (each a ``--lane GAME`` run of
+    this script, its output in data/logs/), the next lane to the first worker free."""
+    logs = DATA / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    todo = [g for g in LANES if g in games]
+    running: list[tuple[str, subprocess.Popen, Path, float]] = []
+    done = {}
+    while todo or running:
+        while todo and len(running) < WORKERS:
+            game = todo.pop(0)
+            result = logs / f"{game}.json"
+            result.unlink(missing_ok=True)
+            log = open(logs / f"{game}.log", "w")
+            proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--lane", game, "--lane-out",
+                                     str(result), "--sizes", json.dumps(SIZES)], cwd=ROOT, stdout=log,
+                                    stderr=subprocess.STDOUT)
+            running.append((game, proc, result, time.perf_counter()))
+            print(f"simulating {game} (log: {logs / (game + '.log')})", flush=True)
+        time.sleep(1)
+        for item in list(running):
+            game, proc, result, started = item
+            if proc.poll() is None:
+                continue
+            running.remove(item)
+            if proc.returncode != 0:
+                for p in running:
+                    p[1].kill()
+                sys.stdout.write((logs / f"{game}.log").read_text()[-3000:])
+                raise RuntimeError(f"simulating {game} failed: see {logs / (game + '.log')}")
+            done[game] = json.loads(result.read_text())
+            print(f"  {game}: {time.perf_counter() - started:.0f} s", flush=True)
+    return done
 
 
 # ---------------------------------------------------------------- fingerprints
@@ -311,14 +394,20 @@ def fresh_fingerprint(batch: Batch) -> dict:
         return fingerprint(out, batch.mode, batch.checked)
 
 
+# the simcore modules whose code shapes what an analysis writes (beside the analyses package)
+ANALYSIS_SIMCORE = ("simcore.frames",)
+
+
 def analysis_digest(name: str) -> str:
     """A digest of the source of analysis ``name``: its module and every module of the
-    analyses package it imports, directly or not."""
+    analyses package it imports, directly or not, and ``ANALYSIS_SIMCORE``."""
     import ast
 
-    from analyses import ANALYSES
+    from analyses import ANALYSES, OPEN_HAND_OF
 
-    todo, seen = [ANALYSES[name][0], "analyses"], {}
+    todo, seen = [ANALYSES[name][0], "analyses", *ANALYSIS_SIMCORE], {}
+    if name in OPEN_HAND_OF:  # its open-hand level is read by another analysis's module
+        todo.append(ANALYSES[OPEN_HAND_OF[name]][0])
     while todo:
         module = todo.pop()
         if module in seen:
@@ -341,133 +430,58 @@ def write_fingerprints(batches: list[Batch], analyses: set[str]) -> None:
     """Record the fingerprints of ``batches`` (their runs in data/) and ``analyses``, keeping
     the entries of the others (``--only``)."""
     old = json.loads(FINGERPRINTS.read_text()) if FINGERPRINTS.is_file() else {}
+    known = {b.folder for b in BATCHES}
     record = {
         "about": "made by scripts/make_results.py; checked by tests/test_results.py",
         "deals": FINGERPRINT_DEALS,
-        "batches": old.get("batches", {}) | {
+        "batches": {k: v for k, v in old.get("batches", {}).items() if k in known} | {
             b.folder: {"command": " ".join(["simcore", b.verb, b.game, *b.first_deals()]),
                        **fingerprint(DATA / b.folder, b.mode, b.checked)} for b in batches},
-        "analyses": old.get("analyses", {}) | {a: analysis_digest(a) for a in sorted(analyses)},
+        "analyses": {k: v for k, v in old.get("analyses", {}).items() if k in {j.analysis for j in JOBS}}
+        | {a: analysis_digest(a) for a in sorted(analyses)},
     }
     FINGERPRINTS.write_text(json.dumps(record, indent=1) + "\n")
 
 
-# ---------------------------------------------------------------- README
-
-
-def readme(done: list[tuple[Job, list[Path]]], skipped: list[str], seconds: float, reused: tuple[int, int]) -> str:
-    lines = [
-        "# Results",
-        "",
-        "Regenerated by `make results` (`python scripts/make_results.py`): the simulations below "
-        "(reused from `data/` when finished and still what the code makes), then every analysis.  "
-        "Each section is the analysis's "
-        "own summary: the chart, a one-sentence finding computed from the data, the sample, the "
-        "policies and rules, and the exact command.  Intervals are 95% (Wilson for rates, Student t "
-        "for means, a bootstrap for the Gin Rummy games assembled from what-if hands).  How each analysis works: [docs/analyses.md](../docs/analyses.md).",
-        "",
-        "## Simulations",
-        "",
-        "```",
-        *[" ".join(b.command()) for b in BATCHES if available(b.needs)],
-        "```",
-        "",
-        f"The last regeneration took {seconds / 60:.1f} minutes on the 2-core development machine "
-        f"(load average {os.getloadavg()[0]:.1f} at the end: it is shared); "
-        f"{reused[0]} of its {reused[1]} simulation steps were already finished in `data/` and were reused.",
-        "",
-        f"[fingerprints.json](fingerprints.json) ties these results to the code: a digest of every column "
-        f"of each batch's first {FINGERPRINT_DEALS['hands']:,} deals ({FINGERPRINT_DEALS['games']} games "
-        "in games mode) and of each analysis's source.  `tests/test_results.py` remakes those first "
-        "deals and fails when the rows or an analysis no longer match: then `make results` is due.",
-        "",
-        "## Levels of play",
-        "",
-        "Some questions are asked at more than one level of play: `heuristic` (the built-in policies, "
-        "hundreds of thousands of deals), `pimc:8` (a searching player over 8 sampled deals of the unseen "
-        "cards per decision, a few thousand deals), `expert` (the rummy games), and `open-hand` "
-        "(`simcore solve`: every card seen, best play by every seat, which real play cannot reach; a `pimc` player decides as if the sampled deals were open, so it suffers strategy fusion: docs/search_policies.md).  A "
-        "section made from several levels shows each question's answer per level with its 95% interval, "
-        "every level's own chart below, and one sentence per question: the same at every level, not "
-        "decided at a level (its interval spans the decision, usually the smaller sample), or the answer "
-        "changes with the level.  Levels are independent samples of different sizes, so a threshold such "
-        "as \"from 3 trumps up\" also moves with the sample size.  Each level's charts and tables are in a "
-        "sub-folder of the section's folder.  Spades and Trump Friend `pimc` runs (every seat searching) "
-        "play a few deals a second, so their samples are hundreds of deals against the heuristic's "
-        "hundreds of thousands.  A `simcore solve` run is a question's open-hand level (the Euchre "
-        "section: `euchre-dd-order`'s answers beside the simulate levels; the Spades section: "
-        "`spades-dd-bids` on 300 deals solved with `--nil safe`, whether each nil holds without counting "
-        "a failing nil's tricks, about 1.5 s a deal on two cores; the Trump Friend sections: "
-        f"`trump-friend-dd` on the first {TF_DD_DEALS} deals of seed 1 solved for all five calls with the "
-        "friend and alone).  Trump Friend solves are slow and heavy-tailed (seconds to minutes a deal, "
-        "docs/solving.md), so that level's sample is small, its intervals wide and most of its answers "
-        "not decided; docs/analyses.md gives the commands and cost of larger runs.",
-        "",
-    ]
-    if skipped:
-        lines += ["Not made yet (this simcore lacks what they need):", ""] + [f"- {s}" for s in skipped] + [""]
-    lines += ["## Questions", "", *[f"- [{title}](#{_anchor(title)})" for key, title in QUESTIONS.items()
-                                    if any(job.question == key for job, _ in done)], ""]
-    for key, title in QUESTIONS.items():
-        answers = [(job, written) for job, written in done if job.question == key]
-        if not answers:
-            continue
-        lines += [f"## {title}", ""]
-        for job, written in answers:
-            summary = next(p for p in written if p.suffix == ".md")
-            text = summary.read_text()
-            rel = Path(job.out).relative_to(RESULTS)
-            # the analysis's own "###" title is a sub-section of the question; links into its folder
-            text = text.replace("](", f"]({rel}/", 1)
-            lines += [text, ""]
-    return "\n".join(lines)
-
-
-def _anchor(title: str) -> str:
-    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
-    kept = "".join(ch for ch in title.lower() if ch.isalnum() or ch in " -")
-    return kept.replace(" ", "-")
+# ---------------------------------------------------------------- main
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="comma-separated analysis names to (re)make")
+    parser.add_argument("--sizes", default="", help="JSON object of SIZES entries to use instead of the table's, "
+                        "e.g. '{\"spades-pimc\": 1500}' (the committed results use the table)")
+    parser.add_argument("--lane", help=argparse.SUPPRESS)  # a worker: simulate one game's batches
+    parser.add_argument("--lane-out", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    only = {s.strip() for s in args.only.split(",") if s.strip()}
     os.chdir(ROOT)
+    if args.sizes:
+        set_sizes(json.loads(args.sizes))
+    if args.lane:
+        result = run_lane(args.lane)
+        Path(args.lane_out).write_text(json.dumps(result))
+        return 0
+    only = {s.strip() for s in args.only.split(",") if s.strip()}
     started = time.perf_counter()
-    jobs = [j for j in JOBS if not only or j.analysis in only]
+    jobs = [j for j in JOBS if (not only or j.analysis in only) and available(j.needs)]
     wanted = {d for j in jobs for d in j.folders}
-    skipped = []
-    steps = []
-    made = []
-    for batch in BATCHES:
-        target = str(DATA / batch.folder)
-        if not any(target == w or target.startswith(w + "/") for w in wanted):
-            continue
-        if not available(batch.needs):
-            skipped.append(f"`{' '.join(batch.command())}` (needs {batch.needs})")
-            continue
-        steps.append(simulate(batch))
-        made.append(batch)
-    from analyses import run_analysis
+    batches = [b for b in BATCHES if available(b.needs)
+               and any(str(DATA / b.folder) == w or str(DATA / b.folder).startswith(w + "/") for w in wanted)]
+    lanes = simulate_all(sorted({b.game for b in batches}))
+    simulated = time.perf_counter() - started
+    from results_report import make_report
 
-    done = []
-    for job in jobs:
-        if not available(job.needs):
-            skipped.append(f"`simcore analyze {job.analysis} {job.data_args} --out {job.out}` (needs {job.needs})")
-            continue
-        t = time.perf_counter()
-        written = run_analysis(job.analysis, job.data, job.out)
-        print(f"$ simcore analyze {job.analysis} {job.data_args} --out {job.out}  "
-              f"({time.perf_counter() - t:.1f} s)", flush=True)
-        done.append((job, written))
-    write_fingerprints(made, {job.analysis for job, _ in done})
+    times = make_report(jobs, sys.modules[__name__], write_readme=not only)
+    write_fingerprints(batches, {job.analysis for job in jobs})
     print(f"wrote {FINGERPRINTS}")
-    if not only:
-        (RESULTS / "README.md").write_text(readme(done, skipped, time.perf_counter() - started,
-                                                  (sum(steps), len(steps))))
-        print(f"wrote {RESULTS / 'README.md'}")
+    total = time.perf_counter() - started
+    steps = sum(v["steps"] for v in lanes.values())
+    reused = sum(v["reused"] for v in lanes.values())
+    TIMINGS.write_text(json.dumps({"total_s": round(total, 1), "simulations_s": round(simulated, 1),
+                                   "lanes": lanes, "analyses_s": times,
+                                   "load_average": os.getloadavg()}, indent=1) + "\n")
+    print(f"make results: {total / 60:.1f} minutes ({simulated / 60:.1f} simulating; {reused} of {steps} "
+          f"simulation steps reused from data/; load average {os.getloadavg()[0]:.1f}); timings in {TIMINGS}")
     return 0
 
 

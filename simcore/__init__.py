@@ -10,7 +10,27 @@ from simcore.runs import load
 # simcore.open(path): a run folder's Run (manifest, hands(), games()).  Left out of __all__ so
 # that ``from simcore import *`` does not hide the built-in open.
 from simcore.runs import open_run as open  # noqa: A001
+from simcore.frames import seat_rows  # registers the ``cards`` namespace on polars expressions
 from simcore.batch import simulate, solve_deals
 from simcore.solve import Solution, solve
 
-__all__ = ["SimcoreError", "Solution", "load", "simulate", "solve", "solve_deals", "__version__"]
+
+def analyze(name: str, data, out=None, labels=None):
+    """Run analysis ``name`` (``simcore analyze --help`` lists them) on a run folder, a folder
+    of runs, or a list of folders made at different levels of play; returns the result with
+    ``.tables`` (name -> polars DataFrame), ``.figure`` (matplotlib Figure), ``.summary``
+    (Markdown) and ``.claims`` (each answer with its 95% interval).  Files (PNG, CSV, Markdown)
+    are written only when ``out`` is given, the same files as ``simcore analyze NAME --data ...
+    --out OUT``::
+
+        result = simcore.analyze("trump-call", data=["data/tf-whatif"])
+        result.tables["trump_call"]          # a polars DataFrame
+        result.figure.savefig("calls.png")
+    """
+    from analyses import analyze as run
+
+    return run(name, data, out=out, labels=labels)
+
+
+__all__ = ["SimcoreError", "Solution", "analyze", "load", "seat_rows", "simulate", "solve", "solve_deals",
+           "__version__"]

@@ -22,7 +22,8 @@ PACKAGES = ("simcore", "analyses")
 # the package facade (simcore/__init__.py: load, simulate), which imports the runner.
 LAYERS = [
     ("base", ["simcore.errors", "simcore.version", "simcore._cache"]),
-    ("cards", ["simcore.cards", "simcore.rng", "simcore.card_columns"]),
+    ("cards", ["simcore.cards", "simcore.rng"]),
+    ("frames", ["simcore.frames"]),  # polars card expressions and per-seat rows over u64 hands
     # the Python values of simulate's and solve's options, read into the command line's forms
     ("arguments", ["simcore.arguments"]),
     ("kernels", ["simcore.tricks", "simcore.melds", "simcore.dealing", "simcore.solver",
@@ -192,10 +193,12 @@ def test_the_main_job_needs_only_the_runtime_dependencies():
     analyses/ and simcore/ (but its benchmark modules and simcore.interop, the OpenSpiel bridge,
     which is for dev installs) import nothing else."""
     numbas_own = {"llvmlite"}  # numba's compiler, always installed with it
-    allowed = runtime_imports() | numbas_own | set(sys.stdlib_module_names) | set(PACKAGES)
+    scripts = {"results_report"}  # scripts/results_report.py, beside make_results.py
+    allowed = runtime_imports() | numbas_own | set(sys.stdlib_module_names) | set(PACKAGES) | scripts
     files = {m: p for m, p in sources().items()
              if not m.endswith("bench") and not m.startswith("simcore.interop")}
     files["make_results"] = ROOT / "scripts" / "make_results.py"
+    files["results_report"] = ROOT / "scripts" / "results_report.py"
     extra = sorted(
         f"{module} imports {name}"
         for module, path in files.items() for name in imported_names(path, module)

@@ -103,6 +103,36 @@ def test_euchre_order_up_forces_the_dealers_left(euchre_runs):
     assert _rows_equal(passed, plain, ~heuristic_ordered)
 
 
+@pytest.mark.parametrize("what_if, position", [("order-up-partner", 2), ("order-up-right", 3),
+                                               ("order-up-dealer", 4)])
+def test_euchre_order_up_by_seat_forces_that_seat_once_the_seats_before_it_passed(euchre_runs, what_if, position):
+    plain = euchre_runs[0]
+    choice = euchre.GAME.policies_from_specs(["heuristic"])
+    opts = _options(euchre.GAME.run_hands(5, 0, N, EuchreRules(), choice, what_if=what_if), ("order", "pass"))
+    assert _same(opts, EUCHRE_DEAL) and opts["order"].select(EUCHRE_DEAL).equals(plain.select(EUCHRE_DEAL))
+    forced = ((plain["dealer"] + position) % 4).to_numpy()
+    dealer = plain["dealer"].to_numpy()
+    # the seats before the forced one bid as in the ordinary run: where one of them ordered up,
+    # the forced seat is never asked and both rows are the ordinary row
+    earlier = np.zeros(N, bool)
+    for i in range(1, position):
+        earlier |= (plain["maker"].to_numpy() == (dealer + i) % 4) & (plain["bid_round"].to_numpy() == 1)
+    assert 0 < earlier.sum() < N
+    for option in ("order", "pass"):
+        assert _rows_equal(opts[option], plain, earlier)
+    reached = ~earlier
+    ordered, passed = opts["order"], opts["pass"]
+    assert (ordered["maker"].to_numpy()[reached] == forced[reached]).all()
+    assert (ordered["bid_round"].to_numpy()[reached] == 1).all()
+    assert (ordered["trump"] == ordered["upcard"] // 13).all()
+    assert not ((passed["maker"].to_numpy()[reached] == forced[reached])
+                & (passed["bid_round"].to_numpy()[reached] == 1)).any()
+    # the option the heuristic takes anyway is its ordinary row
+    chose = reached & (plain["maker"].to_numpy() == forced) & (plain["bid_round"].to_numpy() == 1)
+    assert _rows_equal(ordered, plain, chose)
+    assert _rows_equal(passed, plain, reached & ~chose)
+
+
 def test_euchre_alone_forces_the_maker(euchre_runs):
     plain, _, alone = euchre_runs
     assert _same(alone, EUCHRE_DEAL + ["trump", "maker", "bid_round", "picked_up", "discard"])

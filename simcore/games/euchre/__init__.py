@@ -39,6 +39,7 @@ from simcore.games.euchre.policies import (
     USER_POLICY,
     WHATIF_KINDS,
     WHATIF_OPTIONS,
+    WHATIF_POSITION,
     builtin_play,
 )
 from simcore.games.euchre.rules import Rules
@@ -81,11 +82,12 @@ def decision_ids(choice: PolicyChoice, what_if: str | None = None, option: int =
     """The (decision, seat) policy ids; ``auto`` bids like the seat plays (random seats
     randomly, heuristic and user seats heuristically).  A searching seat (pimc, dd) makes
     every decision itself, whatever the decision policies say.  The last row (``D_WHATIF``)
-    holds a what-if run's forced decision: (kind, option, 0, 0)."""
+    holds a what-if run's forced decision: (kind, option, seat position, 0)."""
     dec = np.zeros((len(DECISION_ROWS) + 1, layout.N_SEATS), np.int64)
     if what_if is not None:
         dec[-1, 0] = WHATIF_KINDS[what_if]
         dec[-1, 1] = option
+        dec[-1, 2] = WHATIF_POSITION.get(what_if, 0)
     for d, name in enumerate(DECISION_ROWS):
         pid = DECISIONS[name][choice.decisions[name]]
         for s in range(layout.N_SEATS):
@@ -351,6 +353,11 @@ GAME = Game(
     what_if=dict(WHATIF_OPTIONS),
     what_if_doc={
         "order-up": "the first seat asked (dealer's left) orders the upcard up, or passes",
+        "order-up-partner": "the dealer's partner orders the upcard up, or passes (deals where the dealer's "
+                            "left passed: on the others both rows are the ordinary play)",
+        "order-up-right": "the dealer's right orders the upcard up, or passes (deals where the two seats "
+                          "before it passed)",
+        "order-up-dealer": "the dealer picks the upcard up, or passes (deals where the other three passed)",
         "alone": "the maker goes alone, or plays with its partner (who is not asked)",
     },
     deal_layout=LAYOUT,

@@ -162,12 +162,14 @@ def deal(st, deck, hands):
 def make_trump(st, hands, dealer, upcard, allow_turned, stick, dec, ctx):
     """EU-7, EU-9, EU-10: (trump, maker, bid round), all -1 when every seat passes twice.
 
-    ``--what-if order-up``: the first seat asked (the dealer's left) orders up (option 0) or
-    passes (option 1) whatever its policy says; everything else is the policies'."""
+    ``--what-if order-up`` (``-partner``, ``-right``, ``-dealer``): the round-1 seat at that
+    position after the dealer (1 = the dealer's left … 4 = the dealer) orders up (option 0) or
+    passes (option 1) whatever its policy says, when the seats before it have passed;
+    everything else is the policies'."""
     forced = dec[D_WHATIF, 0] == WHATIF_ORDER_UP
     for i in range(1, N_SEATS + 1):
         seat = (dealer + i) % N_SEATS
-        if forced and i == 1:
+        if forced and i == dec[D_WHATIF, 2]:
             if dec[D_WHATIF, 1] == 0:
                 return upcard // 13, seat, 1
             continue

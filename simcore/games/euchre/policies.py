@@ -82,12 +82,16 @@ D_DISCARD = 3
 D_ALONE = 4
 D_DEFEND_ALONE = 5
 DECISION_ROWS = ("order_up", "name_trump", "pickup", "discard", "alone", "defend_alone")
-# Row D_WHATIF of the decision array holds a what-if run's forced decision: [kind, option, 0, 0]
+# Row D_WHATIF of the decision array holds a what-if run's forced decision: [kind, option, seat
+# position, 0]; the position (1 = the dealer's left … 4 = the dealer) is the round-1 seat forced
 D_WHATIF = 6
-WHATIF_ORDER_UP = 1  # options: 0 "order" (the dealer's left orders up), 1 "pass"
+WHATIF_ORDER_UP = 1  # options: 0 "order" (the forced seat orders up), 1 "pass"
 WHATIF_ALONE = 2  # options: 0 "alone" (the maker goes alone), 1 "partner" (the maker's side plays two)
-WHATIF_OPTIONS = {"order-up": ("order", "pass"), "alone": ("alone", "partner")}
-WHATIF_KINDS = {"order-up": WHATIF_ORDER_UP, "alone": WHATIF_ALONE}
+# order-up what-ifs by the forced seat's position after the dealer: the earlier seats bid by
+# their policies, so the forced seat decides only on deals where they all passed
+WHATIF_POSITION = {"order-up": 1, "order-up-partner": 2, "order-up-right": 3, "order-up-dealer": 4}
+WHATIF_OPTIONS = {**{name: ("order", "pass") for name in WHATIF_POSITION}, "alone": ("alone", "partner")}
+WHATIF_KINDS = {**{name: WHATIF_ORDER_UP for name in WHATIF_POSITION}, "alone": WHATIF_ALONE}
 
 # Hand-strength points of a trump by trump-order strength: 9, 10, (empty), Q, K, A, left, right.
 _TRUMP_VALUE = np.array([12, 13, 0, 15, 17, 20, 25, 30], np.int64)

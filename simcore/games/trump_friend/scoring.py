@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from simcore.card_columns import bit_of, count_in, rank_mask
+from simcore.frames import bit_of
 
 
 def card_points(cards: pl.Expr) -> pl.Expr:
     """TF-11 card points of a mask: A 2, K Q J 1."""
-    return 2 * count_in(cards, rank_mask((12,))) + count_in(cards, rank_mask((9, 10, 11)))
+    return cards.cards.points("trump-friend")
 
 
 def relative_score(d: pl.Expr, in_play: pl.Expr, friend: str) -> pl.Expr:
