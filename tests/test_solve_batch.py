@@ -55,7 +55,7 @@ def test_deal_k_has_the_cards_of_row_k_of_simulate(game, deals, keys):
 
 
 def _spades_table_matches(predeal, deals, must_break):
-    dd = _rows(simcore.solve_deals("spades", deals, seed=2, predeal=predeal,
+    dd = _rows(simcore.solve_deals("spades", deals, seed=2, predeal=predeal, options={"nil": "exact"},
                                    rules={"must_break_spades": str(must_break)}))
     for row in dd.iter_rows(named=True):
         hands = [row[f"hand{s}"] for s in range(4)]
@@ -99,12 +99,14 @@ def test_spades_nil_modes_solve_what_they_say(nil):
 
 
 def test_spades_nil_mode_is_in_the_manifest_and_resume_keeps_it(tmp_path):
+    default = simcore.solve_deals("spades", 1, seed=5, predeal=QUICK["spades"], out=tmp_path / "default")
+    assert default.manifest["options"] == {"nil": "safe"}  # the count of a failing nil is asked for by name
     out = tmp_path / "dd"
     run = simcore.solve_deals("spades", 2, seed=5, predeal=QUICK["spades"], options={"nil": "none"}, out=out)
     assert run.manifest["options"] == {"nil": "none"}
     with pytest.raises(SimcoreError, match="options"):
         simcore.solve_deals("spades", 2, seed=5, predeal=QUICK["spades"], out=out, resume=True)
-    with pytest.raises(SimcoreError, match="--nil must be one of exact, safe, none"):
+    with pytest.raises(SimcoreError, match="--nil must be one of safe, exact, none"):
         simcore.solve_deals("spades", 2, seed=5, options={"nil": "maybe"})
     with pytest.raises(SimcoreError, match="takes no --nil"):
         simcore.solve_deals("euchre", 2, seed=5, options={"nil": "safe"})

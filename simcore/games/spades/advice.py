@@ -26,7 +26,9 @@ class SpadesAdvisor(Advisor):
 
     def runs(self, level, predeal, rules, play):
         if level == "open-hand":
-            return [RunSpec("solve", "solve", {"predeal": predeal, "rules": rules})]
+            # the nil's value counts its tricks when it fails: the exact mode, not the default
+            return [RunSpec("solve", "solve", {"predeal": predeal, "rules": rules,
+                                               "options": {"nil": "exact"}})]
         return [RunSpec("nil", "simulate", {"what_if": "nil", "predeal": predeal, "rules": rules,
                                             "policy": list(play)})]
 
