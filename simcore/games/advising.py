@@ -4,7 +4,7 @@ runs (:class:`RunSpec`) and the :class:`Advisor` a game declares (docs/advise.md
 An advisor fixes one decision of one seat (the user's), says which batches value each of
 its options at each level (``simcore solve`` for open-hand, ``simcore simulate --what-if``
 for pimc and heuristic play) and turns their rows into one value per (deal, option);
-``simcore.advise`` runs the batches and writes the intervals, the chart and the verdict.
+``simcore.advise`` runs the batches and judges them: intervals, paired differences, verdicts.
 """
 
 from __future__ import annotations
@@ -27,8 +27,9 @@ class RunSpec:
     command: str  # "solve" or "simulate"
     options: dict = field(default_factory=dict)  # keyword arguments of batch.solve_deals / simulate
 
-    def text(self, game: str, deals: int, seed: int, out: Path) -> str:
-        """The equivalent command line (for the summary)."""
+    def text(self, game: str, deals: int, seed: int, out: Path | None) -> str:
+        """The equivalent command line (for the summary); without ``out`` (a run kept in memory)
+        it has no ``--out``."""
         parts = [f"simcore {self.command} {game} --deals {deals} --seed {seed}"]
         if self.options.get("what_if"):
             parts.append(f"--what-if {self.options['what_if']}")
@@ -38,7 +39,8 @@ class RunSpec:
         rules = self.options.get("rules") or {}
         if rules:
             parts.append("--rules " + " ".join(f"{k}={v}" for k, v in rules.items()))
-        parts.append(f"--out {out}")
+        if out is not None:
+            parts.append(f"--out {out}")
         return " ".join(parts)
 
 
