@@ -448,8 +448,10 @@ def across_levels(req: Request, best: dict) -> list[str]:
     lines = []
     skipped = [lv for lv in LEVELS if lv not in req.levels]
     if skipped:
-        lines.append(f"Not run: {', '.join(skipped)} (ask with --levels or --{skipped[0]}-deals N; "
-                     + _slow_open_hand() + "docs/advise.md).")
+        slow = "open-hand" in skipped and "open-hand" not in req.advisor.default_levels
+        lines.append(f"Not run: {', '.join(skipped)} (ask with --levels or --{skipped[0]}-deals N"
+                     + (f"; an open-hand {games.get(req.game).title} deal takes seconds to minutes of CPU" if slow else "")
+                     + "; docs/advise.md).")
     compared = [lv for lv in req.levels if lv in best and comparable(req.advisor, lv)]
     decided = {lv: best[lv] for lv in compared if best[lv] is not None}
     if len(compared) > 1:
@@ -466,15 +468,6 @@ def across_levels(req: Request, best: dict) -> list[str]:
         lines.append("Best option by level: " + ", ".join(f"{lv} {best[lv] or 'not decided'}" for lv in compared)
                      + tail)
     return lines
-
-
-def _slow_open_hand() -> str:
-    """Which games leave open-hand out by default, for the verdict's "Not run" line."""
-    slow = [games.get(name).title for name in games.names_with("advisor")
-            if "open-hand" not in games.get(name).advisor.default_levels]
-    if not slow:
-        return ""
-    return f"open-hand {' and '.join(slow)} deals take minutes of CPU each, "
 
 
 def _label(adv, r: dict) -> str:
