@@ -449,7 +449,7 @@ def across_levels(req: Request, best: dict) -> list[str]:
     skipped = [lv for lv in LEVELS if lv not in req.levels]
     if skipped:
         slow = "open-hand" in skipped and "open-hand" not in req.advisor.default_levels
-        lines.append(f"Not run: {', '.join(skipped)} (ask with --levels or --{skipped[0]}-deals N"
+        lines.append(f"Not run: {', '.join(skipped)} (name it in the levels, or give it a number of deals"
                      + (f"; an open-hand {games.get(req.game).title} deal takes seconds to minutes of CPU" if slow else "")
                      + "; docs/advise.md).")
     compared = [lv for lv in req.levels if lv in best and comparable(req.advisor, lv)]
