@@ -443,8 +443,9 @@ def level_verdict(req: Request, level: str, g: pl.DataFrame) -> tuple[str, str |
             f"mean, {at}, but {close} against it, paired by deal, could be as good" + tail), None
 
 
-def across_levels(req: Request, best: dict) -> list[str]:
-    """The verdict's last lines: levels not run, and whether the levels that decide agree."""
+def across_levels(req: Request, best: dict, labels: dict) -> list[str]:
+    """The verdict's last lines: levels not run, and whether the levels that decide agree
+    (``labels``: each level's best option in the advisor's words, e.g. Spades' ``bid (4)``)."""
     lines = []
     skipped = [lv for lv in LEVELS if lv not in req.levels]
     if skipped:
@@ -465,7 +466,8 @@ def across_levels(req: Request, best: dict) -> list[str]:
             tail = f" — the same at every level that decides ({', '.join(decided)})."
         else:
             tail = " — no level decides at this sample."
-        lines.append("Best option by level: " + ", ".join(f"{lv} {best[lv] or 'not decided'}" for lv in compared)
+        lines.append("Best option by level: " + ", ".join(f"{lv} {labels[lv] if best[lv] else 'not decided'}"
+                                                          for lv in compared)
                      + tail)
     return lines
 
@@ -478,9 +480,11 @@ def _label(adv, r: dict) -> str:
 def judge(req: Request, rows: dict, commands: list) -> Advice:
     """The :class:`Advice` of the levels' rows (one per deal and option)."""
     table = option_table(req, rows)
-    verdicts, best = {}, {}
+    verdicts, best, labels = {}, {}, {}
     for level in req.levels:
-        verdicts[level], best[level] = level_verdict(req, level, table.filter(pl.col("level") == level))
+        g = table.filter(pl.col("level") == level)
+        verdicts[level], best[level] = level_verdict(req, level, g)
+        labels[level] = next((_label(req.advisor, r) for r in g.iter_rows(named=True) if r["option"] == best[level]), None)
     per_deal = pl.concat([r.with_columns(pl.lit(lv).alias("level")).select("level", pl.exclude("level"))
                           for lv, r in rows.items() if r.height], how="diagonal_relaxed") \
         if any(r.height for r in rows.values()) else pl.DataFrame(schema={"level": pl.String})
@@ -489,7 +493,7 @@ def judge(req: Request, rows: dict, commands: list) -> Advice:
                   hand=tuple(format_card(c) for c in req.hand),
                   upcard=None if req.upcard is None else format_card(req.upcard), seed=req.seed, rules=dict(req.rules),
                   levels=req.levels, deals=dict(req.deals), table=table, verdicts=verdicts, best=best,
-                  notes=across_levels(req, best), per_deal=per_deal, commands=list(commands), request=req)
+                  notes=across_levels(req, best, labels), per_deal=per_deal, commands=list(commands), request=req)
 
 
 # ---------------------------------------------------------------- the result
