@@ -661,11 +661,20 @@ def _boxes(box, adv, level: str, options: tuple, rows: pl.DataFrame, g: pl.DataF
     box.errorbar(x, mean, yerr=[np.nan_to_num(mean - low), np.nan_to_num(high - mean)], fmt="D", color="#C44E52",
                  capsize=4, label="mean, 95% t interval")
     names = [_label(adv, stats[o]).replace("-", "\n" if len(shown) > 5 else "-") for o in shown]
-    box.set_xticks(x, [f"{name}\nn={stats[o]['n']:,}" for name, o in zip(names, shown)], fontsize=8)
+    box.set_xticks(x, [f"{name}\nn={stats[o]['n']:,}" + _short_verdict(stats[o]["verdict"])
+                       for name, o in zip(names, shown)], fontsize=8)
     box.axhline(0, color="grey", lw=0.7)
     box.set_ylabel(_wrap(adv.level_unit(level), 45), fontsize=8)
     box.set_title(f"{level}: value per option (box: quartiles, whiskers 5–95%)", fontsize=9)
     box.legend(fontsize=7)
+
+
+def _short_verdict(verdict: str | None) -> str:
+    """The verdict under an option's box, short enough for ten options side by side."""
+    if not verdict:
+        return ""
+    short = {"highest mean, not decided": "not decided", "same as the best on every deal": "same as best"}
+    return "\n" + short.get(verdict, verdict.split(" (")[0].replace("not enough deals", "too few deals"))
 
 
 def _distribution(ax, rows: pl.DataFrame, options: list, every: tuple) -> None:
