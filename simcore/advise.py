@@ -450,16 +450,21 @@ def across_levels(req: Request, best: dict, labels: dict) -> list[str]:
     skipped = [lv for lv in LEVELS if lv not in req.levels]
     if skipped:
         slow = "open-hand" in skipped and "open-hand" not in req.advisor.default_levels
-        lines.append(f"Not run: {', '.join(skipped)} (name it in the levels, or give it a number of deals"
+        lines.append(f"Not run: {', '.join(skipped)} (ask with the levels, or a number of deals of its own"
                      + (f"; an open-hand {games.get(req.game).title} deal takes seconds to minutes of CPU" if slow else "")
                      + "; docs/advise.md).")
     compared = [lv for lv in req.levels if lv in best and comparable(req.advisor, lv)]
     decided = {lv: best[lv] for lv in compared if best[lv] is not None}
+    unvalued = {lv: [o for o in req.advisor.unavailable.get(lv, ()) if o in req.options] for lv in compared}
+    # two levels disagree only where each values the option the other finds best
+    disagree = any(best[a] != best[b] and best[a] not in unvalued[b] and best[b] not in unvalued[a]
+                   for a in decided for b in decided)
+    blind = [f"{lv} does not value {', '.join(unvalued[lv])}" for lv in decided if unvalued[lv]]
     if len(compared) > 1:
-        if len(set(decided.values())) > 1:
+        if disagree:
             tail = " — the levels disagree."
         elif len(decided) == len(compared):
-            tail = " — the same at every level."
+            tail = " — the same at every level" + (f" that values it ({'; '.join(blind)})." if blind else ".")
         elif len(decided) == 1:
             tail = f" — only {next(iter(decided))} decides."
         elif decided:
