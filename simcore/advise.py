@@ -217,12 +217,12 @@ def advise(game: str, hand, *, upcard=None, levels=None, deals=None, seed: int =
 
     ``hand`` and ``upcard`` take card text (``"JH,JD,AH,KH,9C"``) or lists of card names and
     ids; ``levels`` a list or comma-separated text of ``open-hand``, ``pimc``, ``heuristic``;
-    ``deals`` every level's size or ``{level: size}`` (the game's defaults otherwise, a minute
-    or so of CPU); ``rules`` a dict such as ``{"target": 300}``; ``options`` the options to
+    ``deals`` every level's size or ``{level: size}`` (the game's defaults otherwise: under a
+    minute of CPU once compiled); ``rules`` a dict such as ``{"target": 300}``; ``options`` the options to
     report.  Files are written only with ``out`` (the chart, table and summary of ``simcore
     advise``, and the batches under ``out/runs/``, reused when the call is repeated)::
 
-        advice = simcore.advise("euchre", "JH,JD,AH,KH,9C", upcard="9H")
+        advice = simcore.advise(game, "AS,KS,QH,...")   # and upcard="JH" where the game turns one
         advice                 # the table and the verdict (a notebook shows it as HTML)
         advice.frame           # per level and option: n, mean, intervals, verdict (polars)
         advice.best            # {level: the option the level decides is best, or None}
@@ -445,7 +445,7 @@ def level_verdict(req: Request, level: str, g: pl.DataFrame) -> tuple[str, str |
 
 def across_levels(req: Request, best: dict, labels: dict) -> list[str]:
     """The verdict's last lines: levels not run, and whether the levels that decide agree
-    (``labels``: each level's best option in the advisor's words, e.g. Spades' ``bid (4)``)."""
+    (``labels``: each level's best option in the advisor's words, e.g. a bid with its number)."""
     lines = []
     skipped = [lv for lv in LEVELS if lv not in req.levels]
     if skipped:

@@ -218,8 +218,8 @@ def _advise_arguments(adv) -> None:
                        "(simcore solve), under pimc play and under heuristic play "
                        "(what-if runs). "
                        + "; ".join(f"{g.title}: {g.advisor.summary}" for g in advisable)
-                       + ". The default sizes are chosen so that a call takes about a minute of CPU "
-                       "once the kernels are compiled (docs/advise.md).")
+                       + ". The default sizes (below) take under a minute of CPU once the kernels "
+                       "are compiled, and decide typical questions (measured: docs/advise.md).")
     adv.add_argument("game", metavar="GAME", help="one of: " + ", ".join(g.name for g in advisable))
     adv.add_argument("--hand", required=True, metavar="CARDS", help="your cards, e.g. AS,KS,QS,3H,...")
     upcard = [g.name for g in advisable if g.advisor.upcard]
