@@ -280,8 +280,8 @@ def _run_level(req: Request, level: str, threads, quiet: bool):
         kw = dict(seed=req.seed, out=folder, threads=threads, resume=folder is not None and folder.exists(),
                   quiet=quiet, chunk_size=chunk, predeal=spec.options["predeal"], rules=spec.options["rules"],
                   policy=spec.options.get("policy"))
-        if spec.command == "solve":
-            result = batch.solve_deals(req.game, n, **kw)
+        if spec.command == "solve":  # with the game's solve options the advisor asks for
+            result = batch.solve_deals(req.game, n, options=spec.options.get("options"), **kw)
         else:
             result = batch.simulate(req.game, n, what_if=spec.options["what_if"], **kw)
         frames[spec.name] = result.hands()

@@ -291,3 +291,30 @@ def test_the_figure_is_not_pyplots(tmp_path):
     assert [p.name for p in advice.write(tmp_path / "w")] == ["advise.png", "advise.csv", "advise.md"]
     md = (tmp_path / "w" / "advise.md").read_text()
     assert "| level | option | n |" in md and "heuristic (40 deals): order is best" in md
+
+
+def test_an_advisors_solve_options_reach_the_solver(monkeypatch):
+    """A level's ``simcore solve`` runs with the solve options its advisor asks for (Spades: how a
+    nil is solved), and its command says so."""
+    from simcore import batch
+    from simcore.games.advising import RunSpec
+
+    frame = pl.DataFrame({"deal": [0, 1], "dd_nil1": [0, 1], "dd_tricks": [6, 5]},
+                         schema={"deal": pl.UInt64, "dd_nil1": pl.Int8, "dd_tricks": pl.Int8})
+    asked = {}
+
+    class Solved:
+        def hands(self):
+            return frame.lazy()
+
+    def solve_deals(game, deals, **kw):
+        asked.update(kw)
+        return Solved()
+
+    adv = games.get("spades").advisor
+    monkeypatch.setattr(type(adv), "runs", lambda self, level, predeal, rules, play: [
+        RunSpec("solve", "solve", {"predeal": predeal, "rules": rules, "options": {"nil": "exact"}})])
+    monkeypatch.setattr(batch, "solve_deals", solve_deals)
+    advice = simcore.advise("spades", SPADES, levels="open-hand", deals=2)
+    assert asked["options"] == {"nil": "exact"} and asked["out"] is None
+    assert "--nil exact" in advice.commands[0] and advice.table["n"].to_list() == [2, 2]

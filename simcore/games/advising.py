@@ -25,7 +25,8 @@ class RunSpec:
 
     name: str
     command: str  # "solve" or "simulate"
-    options: dict = field(default_factory=dict)  # keyword arguments of batch.solve_deals / simulate
+    # keyword arguments of batch.solve_deals / simulate (``options``: the game's solve options)
+    options: dict = field(default_factory=dict)
 
     def text(self, game: str, deals: int, seed: int, out: Path | None) -> str:
         """The equivalent command line (for the summary); without ``out`` (a run kept in memory)
@@ -36,6 +37,7 @@ class RunSpec:
         parts += [f"--predeal {p}" for p in self.options.get("predeal", [])]
         if self.options.get("policy"):
             parts.append("--policy " + " ".join(self.options["policy"]))
+        parts += [f"--{k} {v}" for k, v in (self.options.get("options") or {}).items()]  # solve options
         rules = self.options.get("rules") or {}
         if rules:
             parts.append("--rules " + " ".join(f"{k}={v}" for k, v in rules.items()))
