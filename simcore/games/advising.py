@@ -62,7 +62,9 @@ class Advisor:
     unit: str                    # what a value is measured in
     options: tuple[str, ...]     # the decision's options, in the order reports list them
     searching: tuple[int, ...]   # the seats that play pimc at the pimc level (the user's side)
-    default_deals: dict[str, int]  # deals per level when --deals is not given
+    # deals per level when --deals is not given: under a minute of CPU for a call once compiled,
+    # enough to decide typical questions (docs/advise.md, Sizes and time)
+    default_deals: dict[str, int]
     default_levels: tuple[str, ...] = LEVELS
     unavailable: dict[str, tuple[str, ...]] = {}  # level -> options it cannot value at all
     upcard = False               # the decision needs --upcard (the turned-up card)
