@@ -310,9 +310,17 @@ def interval(mean, std, n) -> tuple[np.ndarray, np.ndarray]:
     from analyses.stats import t_interval
 
     mean, std, n = (pl.Series(x).cast(pl.Float64).fill_null(np.nan).to_numpy() for x in (mean, std, n))
-    low, high = t_interval(mean, std, n)
-    flat = (n > 1) & (std == 0)
+    flat = (n > 1) & no_spread(std, mean)
+    low, high = t_interval(mean, np.where(flat, 0.0, std), n)
     return np.where(flat, mean, low), np.where(flat, mean, high)
+
+
+def no_spread(std, mean):
+    """Whether values have no spread: a std of rounding noise counts as none (the std of forty
+    0.1s is 1e-17, not 0)."""
+    std, mean = np.asarray(std, dtype=float), np.asarray(mean, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return std <= 1e-9 * np.maximum(1.0, np.abs(np.nan_to_num(mean)))
 
 
 def option_table(req: Request, rows: dict) -> pl.DataFrame:
@@ -385,8 +393,8 @@ def _against_best(r: dict) -> str:
     n = r["paired_n"] or 0
     if n < MIN_DEALS:
         return f"not enough deals (n = {n:,})"
-    if r["_ds"] == 0:  # the same difference on every deal: no t interval
-        if r["vs_best"] == 0:
+    if no_spread(r["_ds"], r["vs_best"]):  # the same difference on every deal: no t interval
+        if abs(r["vs_best"]) <= 1e-9:
             return "same as the best on every deal"
         return "worse" if n >= MIN_CONSTANT else f"not decided (n = {n:,})"
     return "worse" if r["vs_best_high"] < 0 else f"not decided (n = {n:,})"

@@ -278,6 +278,12 @@ def test_options_without_variance_and_tiny_samples():
                                                "same as the best on every deal"]
     text = repr(advice) + repr(same) + advice._repr_html_()
     assert "nan" not in text.lower() and "None" not in text
+    # a std of rounding noise (twelve 0.1s have a std of 1e-17) is no spread
+    noise = _judged({"heuristic": _made_up({"pass": [0.1] * 12, "order": [0.3] * 12, "order-alone": [0.3] * 12})},
+                    heuristic=12)
+    assert noise.frame["low"].to_list() == pytest.approx([0.1, 0.3, 0.3])
+    assert noise.frame["verdict"].to_list() == ["not decided (n = 12)", "highest mean, not decided",
+                                                "same as the best on every deal"]
 
 
 def test_the_figure_is_not_pyplots(tmp_path):
