@@ -13,6 +13,9 @@ from simcore.runs import open_run as open  # noqa: A001
 from simcore.frames import seat_rows  # registers the ``cards`` namespace on polars expressions
 from simcore.batch import simulate, solve_deals
 from simcore.solve import Solution, solve
+# simcore.advise(game, hand, ...): the function; its module stays importable as simcore.advise
+# (``from simcore.advise import parse_request``), but the package attribute is the function.
+from simcore.advise import Advice, advise
 
 
 def analyze(name: str, data, out=None, labels=None):
@@ -32,5 +35,5 @@ def analyze(name: str, data, out=None, labels=None):
     return run(name, data, out=out, labels=labels)
 
 
-__all__ = ["SimcoreError", "Solution", "analyze", "load", "seat_rows", "simulate", "solve", "solve_deals",
+__all__ = ["Advice", "SimcoreError", "Solution", "advise", "analyze", "load", "seat_rows", "simulate", "solve", "solve_deals",
            "__version__"]

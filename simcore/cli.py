@@ -218,7 +218,8 @@ def _advise_arguments(adv) -> None:
                        "(simcore solve), under pimc play and under heuristic play "
                        "(what-if runs). "
                        + "; ".join(f"{g.title}: {g.advisor.summary}" for g in advisable)
-                       + ". docs/advise.md.")
+                       + ". The default sizes (below) take under a minute of CPU once the kernels "
+                       "are compiled, and decide typical questions (measured: docs/advise.md).")
     adv.add_argument("game", metavar="GAME", help="one of: " + ", ".join(g.name for g in advisable))
     adv.add_argument("--hand", required=True, metavar="CARDS", help="your cards, e.g. AS,KS,QS,3H,...")
     upcard = [g.name for g in advisable if g.advisor.upcard]
@@ -228,10 +229,10 @@ def _advise_arguments(adv) -> None:
                      help="comma-separated: open-hand (or dd), pimc, heuristic (default: "
                           + _default_levels_text(advisable, LEVELS) + ")")
     adv.add_argument("--deals", "-n", type=_whole_number, default=None,
-                     help="deals at every level (default: per game and level, see docs/advise.md)")
+                     help="deals at every level (default: per game and level, below)")
     for level in LEVELS:
         adv.add_argument(f"--{level}-deals", type=_whole_number, default=None, metavar="N",
-                         help=f"deals at the {level} level")
+                         help=f"deals at the {level} level (default: {_default_deals_text(advisable, level)})")
     adv.add_argument("--pimc", default="pimc", metavar="POLICY", help="the search policy of the pimc level "
                                                                        "(pimc or pimc:W, default pimc)")
     adv.add_argument("--options", default=None, metavar="LIST", help="show only these options (comma-separated)")
@@ -242,6 +243,12 @@ def _advise_arguments(adv) -> None:
     adv.add_argument("--out", default=None, help="output folder (default: data/advise-GAME-HASH); "
                                                  "rerunning reuses its finished runs")
     adv.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+
+
+def _default_deals_text(advisable, level: str) -> str:
+    """``euchre 2,000; trump-friend 4 when asked``: each game's default size of ``level``."""
+    return "; ".join(f"{g.name} {g.advisor.default_deals[level]:,}"
+                     + ("" if level in g.advisor.default_levels else " when asked") for g in advisable)
 
 
 def _default_levels_text(advisable, levels) -> str:
@@ -348,15 +355,19 @@ def _chosen_solve_options(args) -> dict[str, str] | None:
 
 
 def _advise(args) -> int:
-    from simcore.advise import advise
+    from simcore.advise import default_out, parse_request, run
 
     sizes = {lv: getattr(args, f"{lv.replace('-', '_')}_deals") for lv in ("open-hand", "pimc", "heuristic")}
-    result = advise(args.game, args.hand, upcard=args.upcard, levels=args.levels, deals=args.deals,
-                    level_deals={k: v for k, v in sizes.items() if v is not None}, seed=args.seed,
-                    rules=_key_values(args.rules, "--rules"), pimc=args.pimc, options=args.options,
-                    out=args.out, threads=args.threads, quiet=args.quiet)
-    print(result["verdict"])
-    for path in result["files"]:
+    req = parse_request(args.game, args.hand, upcard=args.upcard, levels=args.levels, deals=args.deals,
+                        level_deals={k: v for k, v in sizes.items() if v is not None}, seed=args.seed,
+                        rules=_key_values(args.rules, "--rules"), pimc=args.pimc, options=args.options,
+                        out=args.out)
+    if req.out is None:  # the command line always keeps its runs and files
+        req.out = default_out(req)
+    advice = run(req, threads=args.threads, quiet=args.quiet)
+    print(advice)
+    print()
+    for path in advice.files:
         print(path)
     return 0
 

@@ -38,9 +38,10 @@ LAYERS = [
     # the runner drives the cluster (it hands it the task to run), so the cluster sits below it
     ("cluster", ["simcore.cluster"]),
     ("batch", ["simcore.batch"]),
-    ("facade", ["simcore"]),
-    # which call for my hand (simcore advise): runs solve/simulate batches, reads them with analyses
+    # which call for my hand (simcore advise): runs solve/simulate batches, reads them with analyses;
+    # the facade exports it as simcore.advise
     ("advise", ["simcore.advise"]),
+    ("facade", ["simcore"]),
     ("cli", ["simcore.cli", "simcore.__main__"]),
     ("interop", ["simcore.interop", "simcore.interop.*"]),  # bots for other frameworks: on top
 ]

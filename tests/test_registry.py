@@ -165,9 +165,7 @@ def test_solve_a_new_game(toy, capsys, tmp_path):
 
 def test_advise_a_new_game(toy, tmp_path):
     """``simcore advise`` offers the toy the advisor of its record."""
-    from simcore import advise
-
-    result = advise.advise("toy", "JH,JD,AH,KH,9C", upcard="9H", levels="heuristic", deals=50,
-                           out=tmp_path / "adv")
-    assert result["table"]["option"].to_list() == ["pass", "order", "order-alone"]
+    result = simcore.advise("toy", "JH,JD,AH,KH,9C", upcard="9H", levels="heuristic", deals=50,
+                            out=tmp_path / "adv")
+    assert result.table["option"].to_list() == ["pass", "order", "order-alone"]
     assert "simcore simulate toy" in (tmp_path / "adv" / "advise.md").read_text()

@@ -4,7 +4,7 @@ runs (:class:`RunSpec`) and the :class:`Advisor` a game declares (docs/advise.md
 An advisor fixes one decision of one seat (the user's), says which batches value each of
 its options at each level (``simcore solve`` for open-hand, ``simcore simulate --what-if``
 for pimc and heuristic play) and turns their rows into one value per (deal, option);
-``simcore.advise`` runs the batches and writes the intervals, the chart and the verdict.
+``simcore.advise`` runs the batches and judges them: intervals, paired differences, verdicts.
 """
 
 from __future__ import annotations
@@ -25,20 +25,24 @@ class RunSpec:
 
     name: str
     command: str  # "solve" or "simulate"
-    options: dict = field(default_factory=dict)  # keyword arguments of batch.solve_deals / simulate
+    # keyword arguments of batch.solve_deals / simulate (``options``: the game's solve options)
+    options: dict = field(default_factory=dict)
 
-    def text(self, game: str, deals: int, seed: int, out: Path) -> str:
-        """The equivalent command line (for the summary)."""
+    def text(self, game: str, deals: int, seed: int, out: Path | None) -> str:
+        """The equivalent command line (for the summary); without ``out`` (a run kept in memory)
+        it has no ``--out``."""
         parts = [f"simcore {self.command} {game} --deals {deals} --seed {seed}"]
         if self.options.get("what_if"):
             parts.append(f"--what-if {self.options['what_if']}")
         parts += [f"--predeal {p}" for p in self.options.get("predeal", [])]
         if self.options.get("policy"):
             parts.append("--policy " + " ".join(self.options["policy"]))
+        parts += [f"--{k} {v}" for k, v in (self.options.get("options") or {}).items()]  # solve options
         rules = self.options.get("rules") or {}
         if rules:
             parts.append("--rules " + " ".join(f"{k}={v}" for k, v in rules.items()))
-        parts.append(f"--out {out}")
+        if out is not None:
+            parts.append(f"--out {out}")
         return " ".join(parts)
 
 
@@ -58,7 +62,9 @@ class Advisor:
     unit: str                    # what a value is measured in
     options: tuple[str, ...]     # the decision's options, in the order reports list them
     searching: tuple[int, ...]   # the seats that play pimc at the pimc level (the user's side)
-    default_deals: dict[str, int]  # deals per level when --deals is not given
+    # deals per level when --deals is not given: under a minute of CPU for a call once compiled,
+    # enough to decide typical questions (docs/advise.md, Sizes and time)
+    default_deals: dict[str, int]
     default_levels: tuple[str, ...] = LEVELS
     unavailable: dict[str, tuple[str, ...]] = {}  # level -> options it cannot value at all
     upcard = False               # the decision needs --upcard (the turned-up card)

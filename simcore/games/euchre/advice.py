@@ -24,7 +24,7 @@ class EuchreAdvisor(Advisor):
     unavailable = {"open-hand": ("pass",)}  # what follows a pass depends on the others' bidding
     searching = (1, 3)
     fixed_rules = {"first_dealer": "0"}  # hands mode: every deal's dealer (EU-5)
-    default_deals = {"open-hand": 2_000, "pimc": 150, "heuristic": 50_000}
+    default_deals = {"open-hand": 5_000, "pimc": 1_000, "heuristic": 100_000}
     upcard = True
 
     def predeal(self, hand, upcard):

@@ -22,7 +22,7 @@ class SpadesAdvisor(Advisor):
     # a deal is five full-deal solves, a minute or more of CPU today (docs/advise.md): on request
     default_levels = ("pimc", "heuristic")
     fixed_rules = {"first_dealer": "0"}  # hands mode: every deal's dealer (SP-3)
-    default_deals = {"open-hand": 4, "pimc": 120, "heuristic": 40_000}
+    default_deals = {"open-hand": 4, "pimc": 800, "heuristic": 100_000}
 
     def runs(self, level, predeal, rules, play):
         if level == "open-hand":

@@ -27,7 +27,7 @@ class TrumpFriendAdvisor(Advisor):
     # a deal is ten full-deal solves, minutes of CPU today (docs/advise.md): open-hand on request
     default_levels = ("pimc", "heuristic")
     fixed_rules = {"first_declarer": "0"}  # hands mode: every deal's declarer (TF-15)
-    default_deals = {"open-hand": 4, "pimc": 30, "heuristic": 20_000}
+    default_deals = {"open-hand": 4, "pimc": 300, "heuristic": 100_000}
 
     def runs(self, level, predeal, rules, play):
         if level == "open-hand":
