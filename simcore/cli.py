@@ -246,7 +246,7 @@ def _advise_arguments(adv) -> None:
 
 
 def _default_deals_text(advisable, level: str) -> str:
-    """``euchre 2,000; trump-friend 4 when asked``: each game's default size of ``level``."""
+    """``G1 2,000; G2 4 when asked``: each game's default size of ``level``."""
     return "; ".join(f"{g.name} {g.advisor.default_deals[level]:,}"
                      + ("" if level in g.advisor.default_levels else " when asked") for g in advisable)
 
