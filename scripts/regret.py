@@ -256,18 +256,25 @@ def hands(game: str, level: str, deals: int, seed: int, threads, what_if, folder
     return run.hands().collect()
 
 
-def level_tables(game: str, level: str, deals: int, seed: int, threads, folder, bar) -> pl.DataFrame:
+def level_tables(game: str, level: str, deals: int, seed: int, threads=None, folder: Path | None = None,
+                 bar=None) -> pl.DataFrame:
     """Every decision of ``game`` at one policy level: its ordinary run, one what-if run per
-    decision, and the regret rows."""
-    quiet = bar.disable
-    bar.set_postfix_str(f"{game} {level} ordinary")
-    ordinary = hands(game, level, deals, seed, threads, None, folder, quiet)
-    bar.update()
+    decision, and the regret rows (runs in memory without ``folder``; ``bar`` counts runs)."""
+    quiet = bar is None or bar.disable
+
+    def step(what):
+        if bar is not None:
+            bar.set_postfix_str(f"{game} {level} {what}")
+        return hands(game, level, deals, seed, threads, None if what == "ordinary" else what, folder, quiet)
+
+    ordinary = step("ordinary")
     tables = []
     for decision in decisions(game):
-        bar.set_postfix_str(f"{game} {level} --what-if {decision.what_if}")
-        whatif = hands(game, level, deals, seed, threads, decision.what_if, folder, quiet)
+        if bar is not None:
+            bar.update()
+        whatif = step(decision.what_if)
         tables.append(regret_table(decision, level, per_deal(decision, ordinary, whatif)))
+    if bar is not None:
         bar.update()
     return pl.concat(tables)
 
