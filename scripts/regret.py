@@ -135,14 +135,6 @@ def _tf_friend_chosen(ordinary: pl.DataFrame, whatif: pl.DataFrame) -> pl.Series
                          .otherwise(pl.lit("another card"))).to_series()
 
 
-def _gin_net() -> pl.Expr:
-    """The non-dealer's points: + when it scores, − when the dealer does (gin_knock's)."""
-    nd = 1 - pl.col("dealer").cast(pl.Int16)
-    return (pl.when(pl.col("winner") == nd).then(pl.col("points"))
-            .when(pl.col("winner") == pl.col("dealer")).then(-pl.col("points"))
-            .otherwise(0).cast(pl.Float64))
-
-
 def _gin_chosen(ordinary: pl.DataFrame, whatif: pl.DataFrame) -> pl.Series:
     """A knock timing is a rule over the whole hand, not one move: the policy took the first
     option (now, at7, ... gin) whose what-if row is the ordinary row, else ``other timing``
@@ -182,7 +174,7 @@ def decisions(game: str) -> list[Decision]:
         ("trump-friend", "friend"): (_tf_relative, _tf_friend_chosen,
                                      "the declarer's score change a round minus the other four's mean "
                                      "(TF-12, TF-13)", friend_call.MARGIN),
-        ("gin-rummy", "knock"): (_gin_net, _gin_chosen, "the non-dealer's net points a hand", gin_knock.MARGIN),
+        ("gin-rummy", "knock"): (gin_knock._nd_net, _gin_chosen, "the non-dealer's net points a hand", gin_knock.MARGIN),
     }
     record = games.get(game)
     missing = [w for w in record.what_if if (record.name, w) not in known]
