@@ -24,6 +24,9 @@ from simcore.games.gin_rummy.layout import (
     K_KNOCK,
     K_UPCARD,
     MAX_HIST,
+    TURN_PASS,
+    TURN_PILE,
+    TURN_STOCK,
     V_DEADWOOD,
     V_DEALER,
     V_DISCARD,
@@ -43,6 +46,7 @@ from simcore.games.gin_rummy.layout import (
     V_UPCARD,
     VIEW_SIZE,
     hist_entry,
+    turn_entry,
 )
 from simcore.games.gin_rummy.policies import builtin_play
 
@@ -91,7 +95,8 @@ R_TAKER = 5
 R_DW0 = 6
 R_DW1 = 7
 R_STALLED = 8
-N_RES = 9
+R_LOGGED = 9  # turns of the hand so far, for the --log-plays turn log
+N_RES = 10
 
 
 @nb.njit(inline="always", cache=True)
@@ -127,6 +132,16 @@ def _note_turn(view, seat, offered, took, discard):
 
 
 @nb.njit(inline="always", cache=True)
+def _log_turn(log, res, seat, source, card, discard):
+    """``--log-plays``: one turn (layout.turn_entry) into ``log``, which keeps the first
+    ``log.shape[0]`` turns (none when it is empty, as in runs without the log)."""
+    k = res[R_LOGGED]
+    if k < log.shape[0]:
+        log[k] = turn_entry(seat, source, card, discard)
+    res[R_LOGGED] = k + 1
+
+
+@nb.njit(inline="always", cache=True)
 def _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile, view, pst):
     """GR-8/GR-9: the seat holding 11 cards discards and may knock.
 
@@ -158,10 +173,11 @@ def _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile, vi
 
 @nb.njit(cache=True)
 def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch, dealer,
-              cfg, policies, res, preset=False):
+              cfg, policies, res, preset=False, log=None):
     """Deal and play one hand (GR-6 ... GR-15).  ``hands`` ends as the final 10-card hands;
     ``res`` gets the R_* results and ``pile[1]`` the cards laid off.  Returns False on an
-    illegal answer from a policy.
+    illegal answer from a policy.  ``log`` (int16, optional): the hand's turns
+    (layout.turn_entry), as many as it holds; ``res[R_LOGGED]`` counts them.
 
     Not inlined, unlike the other per-deal helpers: a hand costs tens of microseconds, so the
     array refcounts of one call are noise, while one shared copy cuts the kernels' compile
@@ -195,6 +211,7 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
     res[R_POINTS] = 0
     res[R_TAKER] = -1
     res[R_STALLED] = 0
+    res[R_LOGGED] = 0
     turns = 0
     status = _GO_ON
     knocker = -1
@@ -206,6 +223,8 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
         view[V_TURN] = turns
         if _ask(K_UPCARD, q, policies, hands, picks, discards, view, pst) != 1:
             _note_turn(view, q, 1, 0, -1)
+            if log is not None:
+                _log_turn(log, res, q, TURN_PASS, -1, -1)
         else:
             res[R_TAKER] = q
             hands[q] |= bit(upcard)
@@ -218,6 +237,8 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
                                               pile, view, pst)
             if status == _ILLEGAL:
                 return False
+            if log is not None:
+                _log_turn(log, res, q, TURN_PILE, upcard, card)
             turns = 1
             if status == _KNOCKED:
                 knocker = q
@@ -243,22 +264,27 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
             take_pile = _ask(K_DRAW, p, policies, hands, picks, discards, view, pst) == 1
         from_stock_only = False
         taken = -1
+        got = taken
         if take_pile:
             n_pile -= 1
             taken = order[n_pile]
+            got = taken
             hands[p] |= bit(taken)
             picks[p] |= bit(taken)
             pile[0] &= ~bit(taken)
             view[V_TOP] = order[n_pile - 1] if n_pile > 0 else -1
             view[V_PILE] = np.int64(pile[0])
         else:
-            hands[p] |= bit(deck[nxt])
+            got = deck[nxt]  # a stock card (the log's; taken stays -1)
+            hands[p] |= bit(got)
             nxt += 1
             view[V_STOCK] = 52 - nxt
         status, card = _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile,
                                           view, pst)
         if status == _ILLEGAL:
             return False
+        if log is not None:
+            _log_turn(log, res, p, TURN_PILE if take_pile else TURN_STOCK, got, card)
         turns += 1
         if status == _KNOCKED:
             knocker = p
@@ -377,10 +403,11 @@ def constrained_deal(seed, a, b, st, deck, dealer, fixed, conds, weights, roles,
     return n
 
 
-def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, fixed, conds,
-                 weights, attempts, capped, bad):
+def hands_kernel(seed, start, out, dealt, finals, deadwoods, turn_log, turn_n, cfg, policies,
+                 fixed, conds, weights, attempts, capped, bad):
     """Hand rows ``start ..`` in parallel blocks.  ``bad[b, 0]`` counts illegal policy answers,
-    ``bad[b, 1]`` hands stopped at MAX_TURNS (recorded as void).  ``fixed``/``conds``/
+    ``bad[b, 1]`` hands stopped at MAX_TURNS (recorded as void).  ``turn_log[row]`` /
+    ``turn_n[row]``: the row's turns and their number (``--log-plays``; no rows: no log).  ``fixed``/``conds``/
     ``weights``: a simcore.dealing filter (empty: the ordinary deal); ``attempts[row]`` the
     attempts per deal, ``capped[0]`` the deal id + 1 of a deal no attempt satisfied."""
     n = out.shape[0]
@@ -400,6 +427,7 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, fixe
         res = np.empty(16, np.int64)
         masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
         roles = np.zeros(1, np.int64)
+        no_log = np.zeros(0, np.int16)  # the log of a run without --log-plays
         constrained = is_constrained(fixed, conds)
         lo, hi = block_range(b, n, n_blocks)
         for i in range(lo, hi):
@@ -416,11 +444,14 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, fixe
                     capped[0] = k + 1
                     break
                 attempts[i] = tries
+            log = turn_log[i] if turn_log.shape[0] else no_log
             ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view,
-                           scratch, dealer, cfg, policies, res, constrained)
+                           scratch, dealer, cfg, policies, res, constrained, log)
             if not ok:
                 bad[b, 0] += 1
                 continue
+            if turn_log.shape[0]:
+                turn_n[i] = res[R_LOGGED]
             bad[b, 1] += res[R_STALLED]
             _dealt(deck, first_hands)
             record_hand(out, dealt, finals, deadwoods, i, seed, k, dealer, deck[2 * HAND], hands,
@@ -428,7 +459,8 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, fixe
 
 
 def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods, totals_out,
-                 offsets, record, cfg, policies, fixed, conds, weights, attempts, capped, bad):
+                 turn_log, turn_n, offsets, record, cfg, policies, fixed, conds, weights,
+                 attempts, capped, bad):
     """Whole games (GR-5, GR-16 ... GR-18) in parallel blocks.
 
     With ``record`` false it only plays the games and fills ``games``/``game_scores`` (row b
@@ -436,6 +468,8 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
     ``offsets[g] + hand_no``.  Both passes play the same games (streams keyed by seed, game,
     hand_no).  ``game_scores[g]`` = final0, final1, won0, won1.  ``bad[b, 0]`` counts illegal
     answers, ``bad[b, 1]`` stalled hands, ``bad[b, 2]`` games stopped at 65,535 hands.
+    ``turn_log``/``turn_n``: as in ``hands_kernel``, by hand row (scratch row b when not
+    ``record``).
     """
     n = games.shape[0]
     n_blocks = bad.shape[0]
@@ -456,6 +490,7 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
         won = np.zeros(2, np.int64)
         masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
         roles = np.zeros(1, np.int64)
+        no_log = np.zeros(0, np.int16)  # the log of a run without --log-plays
         constrained = is_constrained(fixed, conds)
         lo, hi = block_range(b, n, n_blocks)
         for g in range(lo, hi):
@@ -477,11 +512,14 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
                         capped[0] = (game << 16 | hand_no) + 1
                         break
                     attempts[row] = tries
+                log = turn_log[row] if turn_log.shape[0] else no_log
                 ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view,
-                               scratch, dealer, cfg, policies, res, constrained)
+                               scratch, dealer, cfg, policies, res, constrained, log)
                 if not ok:
                     bad[b, 0] += 1
                     break
+                if turn_log.shape[0]:
+                    turn_n[row] = res[R_LOGGED]
                 bad[b, 1] += res[R_STALLED]
                 w = res[R_WINNER]
                 if w >= 0:
