@@ -8,7 +8,7 @@ on disk) or, through ``with_play``, around a user's policy.
 import numba as nb
 import numpy as np
 
-from simcore.cards import bit
+from simcore.cards import bit, lowest_bit
 from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
 from simcore.games.base import rebind
 from simcore.melds import GIN_PLANES, MAX_MELDS, from_sequence, gin_deadwood, knock_result, \
@@ -95,8 +95,7 @@ R_TAKER = 5
 R_DW0 = 6
 R_DW1 = 7
 R_STALLED = 8
-R_LOGGED = 9  # turns of the hand so far, for the --log-plays turn log
-N_RES = 10
+N_RES = 9
 
 
 @nb.njit(inline="always", cache=True)
@@ -132,16 +131,6 @@ def _note_turn(view, seat, offered, took, discard):
 
 
 @nb.njit(inline="always", cache=True)
-def _log_turn(log, res, seat, source, card, discard):
-    """``--log-plays``: one turn (layout.turn_entry) into ``log``, which keeps the first
-    ``log.shape[0]`` turns (none when it is empty, as in runs without the log)."""
-    k = res[R_LOGGED]
-    if k < log.shape[0]:
-        log[k] = turn_entry(seat, source, card, discard)
-    res[R_LOGGED] = k + 1
-
-
-@nb.njit(inline="always", cache=True)
 def _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile, view, pst):
     """GR-8/GR-9: the seat holding 11 cards discards and may knock.
 
@@ -173,11 +162,10 @@ def _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile, vi
 
 @nb.njit(cache=True)
 def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch, dealer,
-              cfg, policies, res, preset=False, log=None):
+              cfg, policies, res, preset=False):
     """Deal and play one hand (GR-6 ... GR-15).  ``hands`` ends as the final 10-card hands;
     ``res`` gets the R_* results and ``pile[1]`` the cards laid off.  Returns False on an
-    illegal answer from a policy.  ``log`` (int16, optional): the hand's turns
-    (layout.turn_entry), as many as it holds; ``res[R_LOGGED]`` counts them.
+    illegal answer from a policy.
 
     Not inlined, unlike the other per-deal helpers: a hand costs tens of microseconds, so the
     array refcounts of one call are noise, while one shared copy cuts the kernels' compile
@@ -211,7 +199,6 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
     res[R_POINTS] = 0
     res[R_TAKER] = -1
     res[R_STALLED] = 0
-    res[R_LOGGED] = 0
     turns = 0
     status = _GO_ON
     knocker = -1
@@ -223,8 +210,6 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
         view[V_TURN] = turns
         if _ask(K_UPCARD, q, policies, hands, picks, discards, view, pst) != 1:
             _note_turn(view, q, 1, 0, -1)
-            if log is not None:
-                _log_turn(log, res, q, TURN_PASS, -1, -1)
         else:
             res[R_TAKER] = q
             hands[q] |= bit(upcard)
@@ -237,8 +222,6 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
                                               pile, view, pst)
             if status == _ILLEGAL:
                 return False
-            if log is not None:
-                _log_turn(log, res, q, TURN_PILE, upcard, card)
             turns = 1
             if status == _KNOCKED:
                 knocker = q
@@ -264,27 +247,22 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
             take_pile = _ask(K_DRAW, p, policies, hands, picks, discards, view, pst) == 1
         from_stock_only = False
         taken = -1
-        got = taken
         if take_pile:
             n_pile -= 1
             taken = order[n_pile]
-            got = taken
             hands[p] |= bit(taken)
             picks[p] |= bit(taken)
             pile[0] &= ~bit(taken)
             view[V_TOP] = order[n_pile - 1] if n_pile > 0 else -1
             view[V_PILE] = np.int64(pile[0])
         else:
-            got = deck[nxt]  # a stock card (the log's; taken stays -1)
-            hands[p] |= bit(got)
+            hands[p] |= bit(deck[nxt])
             nxt += 1
             view[V_STOCK] = 52 - nxt
         status, card = _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile,
                                           view, pst)
         if status == _ILLEGAL:
             return False
-        if log is not None:
-            _log_turn(log, res, p, TURN_PILE if take_pile else TURN_STOCK, got, card)
         turns += 1
         if status == _KNOCKED:
             knocker = p
@@ -345,6 +323,49 @@ def record_hand(out, dealt, finals, deadwoods, row, seed, deal_id, dealer, upcar
         dealt[row, s] = first_hands[s]
         finals[row, s] = hands[s]
         deadwoods[row, s] = res[R_DW0 + s]
+
+
+@nb.njit(cache=True)
+def history_log(view, deck, dealt, hands, res, log, row):
+    """``--log-plays``: row ``row`` of ``log`` gets the hand's turns (layout.turn_entry), read
+    back after the hand from what ``play_hand`` keeps anyway, so the log costs nothing while
+    the hand is played: the public history (layout.V_HIST: who was offered and took the pile's
+    top, each discard), the deck (the stock's cards, drawn in order) and the hands dealt and
+    final (the knocker's last draw and face-down discard).  Returns the number of turns
+    logged: all of them, or the first MAX_HIST of a longer hand."""
+    n_hist = view[V_HIST_N]
+    pile = np.empty(52, np.int64)
+    pile[0] = deck[2 * HAND]
+    n_pile = 1
+    drawn = 0  # stock cards drawn so far; the stock's top is deck[2 * HAND + 1]
+    held = dealt.copy()
+    n = min(n_hist, MAX_HIST, log.shape[1])
+    for j in range(n):
+        e = view[V_HIST + j]
+        seat, offered, took, discard = e & 1, e >> 1 & 1, e >> 2 & 1, (e >> 3) - 1
+        if offered and not took and discard < 0:
+            log[row, j] = turn_entry(seat, TURN_PASS, -1, -1)
+            continue
+        if took:
+            n_pile -= 1
+            card = pile[n_pile]
+        else:
+            card = deck[2 * HAND + 1 + drawn]
+            drawn += 1
+        log[row, j] = turn_entry(seat, TURN_PILE if took else TURN_STOCK, card, discard)
+        held[seat] = (held[seat] | bit(card)) & ~bit(discard)
+        pile[n_pile] = discard
+        n_pile += 1
+    knocker = res[R_KNOCKER]
+    if knocker < 0 or n_hist > n or n == log.shape[1]:
+        return n
+    # the knock: a stock card if the stock is one card shorter than the history says
+    from_stock = 52 - 2 * HAND - 1 - view[V_STOCK] > drawn
+    card = deck[2 * HAND + 1 + drawn] if from_stock else pile[n_pile - 1]
+    down = (held[knocker] | bit(card)) & ~hands[knocker]
+    log[row, n] = turn_entry(knocker, TURN_STOCK if from_stock else TURN_PILE, card,
+                             lowest_bit(down))
+    return n + 1
 
 
 @nb.njit(inline="always", cache=True)
@@ -427,7 +448,6 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, turn_log, turn_n, c
         res = np.empty(16, np.int64)
         masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
         roles = np.zeros(1, np.int64)
-        no_log = np.zeros(0, np.int16)  # the log of a run without --log-plays
         constrained = is_constrained(fixed, conds)
         lo, hi = block_range(b, n, n_blocks)
         for i in range(lo, hi):
@@ -444,18 +464,17 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, turn_log, turn_n, c
                     capped[0] = k + 1
                     break
                 attempts[i] = tries
-            log = turn_log[i] if turn_log.shape[0] else no_log
             ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view,
-                           scratch, dealer, cfg, policies, res, constrained, log)
+                           scratch, dealer, cfg, policies, res, constrained)
             if not ok:
                 bad[b, 0] += 1
                 continue
-            if turn_log.shape[0]:
-                turn_n[i] = res[R_LOGGED]
             bad[b, 1] += res[R_STALLED]
             _dealt(deck, first_hands)
             record_hand(out, dealt, finals, deadwoods, i, seed, k, dealer, deck[2 * HAND], hands,
                         first_hands, pile, res)
+            if turn_log.shape[0]:
+                turn_n[i] = history_log(view, deck, first_hands, hands, res, turn_log, i)
 
 
 def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods, totals_out,
@@ -468,8 +487,7 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
     ``offsets[g] + hand_no``.  Both passes play the same games (streams keyed by seed, game,
     hand_no).  ``game_scores[g]`` = final0, final1, won0, won1.  ``bad[b, 0]`` counts illegal
     answers, ``bad[b, 1]`` stalled hands, ``bad[b, 2]`` games stopped at 65,535 hands.
-    ``turn_log``/``turn_n``: as in ``hands_kernel``, by hand row (scratch row b when not
-    ``record``).
+    ``turn_log``/``turn_n``: as in ``hands_kernel``, by hand row (none when not ``record``).
     """
     n = games.shape[0]
     n_blocks = bad.shape[0]
@@ -490,7 +508,6 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
         won = np.zeros(2, np.int64)
         masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
         roles = np.zeros(1, np.int64)
-        no_log = np.zeros(0, np.int16)  # the log of a run without --log-plays
         constrained = is_constrained(fixed, conds)
         lo, hi = block_range(b, n, n_blocks)
         for g in range(lo, hi):
@@ -512,14 +529,11 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
                         capped[0] = (game << 16 | hand_no) + 1
                         break
                     attempts[row] = tries
-                log = turn_log[row] if turn_log.shape[0] else no_log
                 ok = play_hand(st, pst, deck, hands, picks, discards, pile, order, view,
-                               scratch, dealer, cfg, policies, res, constrained, log)
+                               scratch, dealer, cfg, policies, res, constrained)
                 if not ok:
                     bad[b, 0] += 1
                     break
-                if turn_log.shape[0]:
-                    turn_n[row] = res[R_LOGGED]
                 bad[b, 1] += res[R_STALLED]
                 w = res[R_WINNER]
                 if w >= 0:
@@ -529,6 +543,9 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
                 deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
                 record_hand(out, dealt, finals, deadwoods, row, seed, deal_id, dealer,
                             deck[2 * HAND], hands, first_hands, pile, res)
+                if turn_log.shape[0]:
+                    turn_n[row] = history_log(view, deck, first_hands, hands, res, turn_log,
+                                              row)
                 rec = out[row]
                 rec.game = game
                 rec.hand_no = hand_no

@@ -55,11 +55,12 @@ def hist_entry(seat, offered, took, discard):
 # ``source`` is TURN_PASS (the seat passed the upcard: card and discard -1), TURN_PILE (it took
 # the upcard or the top discard, ``card``) or TURN_STOCK (it drew ``card`` from the stock);
 # ``discard`` is the card it let go: on the pile, or face down when the row's knocker knocked
-# on that (last) turn.  A row keeps its first LOG_TURNS turns.
+# on that (last) turn.  The log is read from the public history after the hand
+# (engine.history_log), so a hand longer than MAX_HIST turns keeps its first MAX_HIST.
 TURN_PASS = 0
 TURN_PILE = 1
 TURN_STOCK = 2
-LOG_TURNS = 256
+LOG_TURNS = MAX_HIST + 1
 
 
 @nb.njit(inline="always", cache=True)
