@@ -18,8 +18,7 @@ from simcore.melds import all_melds, can_partition, meldable, spread_ranks
 from simcore.rng import below, policy_key, shuffle, stream_key
 from simcore.games.dummy.layout import (
     A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, DRAW, K_ACQUIRE, K_DISCARD, K_PLAY, LOG_MAX, LOG_ROW,
-    MAX_ACTS,
-    MAX_MELDS, N_RES, N_SEAT_RES, PASS, R_DARK, R_DIR, R_FOOL, R_HEAD, R_ILLEGAL, R_KNOCK_CARD,
+    MAX_ACTS, MAX_MELDS, N_RES, N_SEAT_RES, PASS, R_DARK, R_DIR, R_FOOL, R_HEAD, R_ILLEGAL, R_KNOCK_CARD,
     R_KNOCKER, R_N_LOG, R_SCRIPT, R_STARTER, SCRIPT, R_TURNS, S_INHAND, S_LAYOFFS, S_OPENED, S_PENALTY, S_SCORE,
     S_TABLE, SPETOS, STOP, TAKE_SHIFT,
     V_CAN_DISCARD_TAKEN, V_COUNT0, V_DEALER, V_DIR, V_DRAWN, V_FINAL,

@@ -427,10 +427,11 @@ def constrained_deal(seed, a, b, st, deck, dealer, fixed, conds, weights, roles,
 def hands_kernel(seed, start, out, dealt, finals, deadwoods, turn_log, turn_n, cfg, policies,
                  fixed, conds, weights, attempts, capped, bad):
     """Hand rows ``start ..`` in parallel blocks.  ``bad[b, 0]`` counts illegal policy answers,
-    ``bad[b, 1]`` hands stopped at MAX_TURNS (recorded as void).  ``turn_log[row]`` /
-    ``turn_n[row]``: the row's turns and their number (``--log-plays``; no rows: no log).  ``fixed``/``conds``/
+    ``bad[b, 1]`` hands stopped at MAX_TURNS (recorded as void).  ``fixed``/``conds``/
     ``weights``: a simcore.dealing filter (empty: the ordinary deal); ``attempts[row]`` the
-    attempts per deal, ``capped[0]`` the deal id + 1 of a deal no attempt satisfied."""
+    attempts per deal, ``capped[0]`` the deal id + 1 of a deal no attempt satisfied.
+    ``turn_log[row]``, ``turn_n[row]``: the row's turns and their number (``--log-plays``;
+    arrays without rows: no log)."""
     n = out.shape[0]
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
