@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rules", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
                      help="rules options (see `simcore describe GAME`)")
     sim.add_argument("--log-plays", action="store_true",
-                     help="add the play log: plays and trick_winners lists, or a rummy game's "
+                     help="add the play log: plays and trick_winners lists, or the game's "
                           "turn log (docs/games)")
     sim.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
     sim.add_argument("--chunk-size", type=_whole_number, default=None,
