@@ -100,7 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="NAME for every seat, SEAT=NAME, or DECISION=NAME (see `simcore describe GAME`)")
     sim.add_argument("--rules", action="extend", nargs="+", default=[], metavar="KEY=VALUE",
                      help="rules options (see `simcore describe GAME`)")
-    sim.add_argument("--log-plays", action="store_true", help="add plays and trick_winners lists")
+    sim.add_argument("--log-plays", action="store_true",
+                     help="add the play log: plays and trick_winners lists, or the game's "
+                          "turn log (docs/games)")
     sim.add_argument("--resume", action="store_true", help="finish an interrupted run in --out")
     sim.add_argument("--chunk-size", type=_whole_number, default=None,
                      help="deals (games) per Parquet part (default 250000 hands / 10000 games)")
@@ -142,7 +144,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     shw = sub.add_parser("show", help="print one deal of a run as a player reads it",
                          description="Print one deal of a run folder: hands by suit, the calls, "
-                                     "the result, the tricks (--log-plays), a solve run's DD table.")
+                                     "the result, the tricks or turns (--log-plays), a solve run's DD "
+                                     "table.")
     shw.add_argument("run", metavar="RUN", help="a folder made by simcore simulate or solve")
     shw.add_argument("--deal", type=_whole_number, default=None, metavar="K",
                      help="hands mode: deal K, from 0")
@@ -153,8 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     shw.add_argument("--option", default=None, metavar="X",
                      help="what-if runs: the option's row (default: one line per option)")
     shw.add_argument("--log-plays", action="store_true",
-                     help="every trick in order (runs made with --log-plays; a game whose "
-                          "engine keeps no turn log says so)")
+                     help="every trick or turn in order (runs made with --log-plays)")
     shw.add_argument("--json", action="store_true", help="the same content as JSON")
     return parser
 

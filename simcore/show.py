@@ -66,14 +66,16 @@ def _tricks(view, row, lay: Layout, f: CardText) -> list[dict[str, Any]]:
 
 
 def _no_log_note(game: str, view, manifest, address: str) -> str | None:
-    """The one line shown for --log-plays when the run holds no trick log (None if it does)."""
-    if not view.trick_log:
+    """The one line shown for --log-plays when the run holds no trick or turn log (None if it
+    does)."""
+    if not view.trick_log and view.turn_log is None:
         return (f"turn log: not recorded (the {game} engine keeps no turn log; the row holds "
                 "the hands as dealt and the results)")
+    what = "tricks" if view.trick_log else "turns"
     if manifest.get("command") == "solve":
-        return "tricks: a solve run has no play log; simcore simulate --log-plays plays the deal"
+        return f"{what}: a solve run has no play log; simcore simulate --log-plays plays the deal"
     if not manifest.get("log_plays"):
-        return (f"tricks: not recorded; rerun the run's simulate command with --log-plays "
+        return (f"{what}: not recorded; rerun the run's simulate command with --log-plays "
                 f"({address} is the same deal)")
     return None
 
@@ -245,7 +247,8 @@ def _content(folder, manifest, view, rows, row, address, f, solved, log_plays) -
         "table": None if overview else lay.table,
         "options": None,
         "dd": view.dd_table(row, f) if solved and view.dd_table is not None else None,
-        "totals": None, "game_result": None, "tricks": None, "tricks_note": None,
+        "totals": None, "game_result": None, "tricks": None, "turns": None,
+        "tricks_note": None,
         "rows": [_plain(r) for r in rows] if overview else [_plain(row)],
     }
     if overview:
@@ -258,10 +261,13 @@ def _content(folder, manifest, view, rows, row, address, f, solved, log_plays) -
         note = _no_log_note(name, view, manifest, address)
         if note is None and overview:
             labels = ", ".join(r["option"] for r in rows)
-            note = f"tricks: pick one option with --option ({labels})"
+            what = "tricks" if view.trick_log else "turns"
+            note = f"{what}: pick one option with --option ({labels})"
         content["tricks_note"] = note
-        if note is None:
+        if note is None and view.trick_log:
             content["tricks"] = _tricks(view, row, lay, f)
+        elif note is None:
+            content["turns"] = view.turn_log(row, f)
     return content
 
 
@@ -386,6 +392,8 @@ def render(content: dict[str, Any]) -> str:
         out += [""] + _wrap(content["tricks_note"])
     if content["tricks"] is not None:
         out += [""] + _trick_lines(content)
+    if content.get("turns") is not None:
+        out += [""] + content["turns"]
     return "\n".join(out) + "\n"
 
 

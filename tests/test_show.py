@@ -249,9 +249,16 @@ def test_plain_letters_when_stdout_cannot_encode_symbols(runs):
 
 
 @pytest.mark.parametrize("game", ["gin-rummy", "dummy"])
-def test_rummy_games_say_they_keep_no_turn_log(runs, game):
-    text = render(show(runs[game], 0, log_plays=True))
-    assert "turn log: not recorded" in text and not _tricks(text)
+def test_rummy_games_print_every_turn(runs, game):
+    """A rummy run's --log-plays rows print one line a turn (Gin Rummy: the upcard offers
+    too), within 80 columns, and no tricks."""
+    for deal in SHOWN:
+        row = _row(runs[game], deal)
+        text = render(show(runs[game], deal, log_plays=True))
+        _check_width(text)
+        turns = [line for line in text.splitlines() if re.match(r" *\d+  seat \d  ", line)]
+        passes = sum("passes the upcard" in line for line in turns)
+        assert len(turns) - passes == row["turns"] and not _tricks(text)
 
 
 def test_a_run_without_log_plays_says_how_to_rerun(runs):

@@ -88,6 +88,8 @@ class DealView:
     :class:`CardText`; ``solved``: the row is a ``simcore solve`` row, hands and deal facts
     only).  ``dd_table(row, f)``: a solve row's open-hand table as ``{"title", "columns",
     "rows"}`` (plus ``"label_column": True`` when the first column holds labels).
+    ``turn_log(row, f)``: the turns of a ``--log-plays`` row (draws, discards, melds, knocks),
+    one line each, for a game whose play is not tricks.
     """
 
     layout: Callable[[dict, CardText, bool], Layout]
@@ -97,3 +99,6 @@ class DealView:
     trick_log: bool = False      # --log-plays rows hold ``plays`` and ``trick_winners``
     trick_points: Callable[[list[int]], int] | None = None  # points of one trick's cards
     partnerships: bool = False   # totals and final scores per side (seats p and p + 2)
+    # a game without tricks: its --log-plays turns, as lines of text in the game's words, from
+    # one row (``f`` writes the cards); a row without the log gives None
+    turn_log: Callable[[dict, CardText], list[str] | None] | None = None

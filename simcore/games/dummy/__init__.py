@@ -10,7 +10,8 @@ import numpy as np
 import polars as pl
 
 from simcore.errors import SimcoreError
-from simcore.games.base import Game, PolicyChoice, UserKernels, frame_from_records, n_blocks
+from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records, n_blocks,
+                                padded_list)
 from simcore.games.dummy import engine, layout, show
 from simcore.games.dummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.dummy.policies import PLAY_POLICIES, USER_POLICY, builtin_play
@@ -69,7 +70,7 @@ _SEAT_STEMS = {"opened": layout.S_OPENED, "table": layout.S_TABLE, "inhand": lay
                "penalty": layout.S_PENALTY, "score": layout.S_SCORE, "layoffs": layout.S_LAYOFFS}
 
 
-def _hand_frame(out, dealt, seat_out, totals=None):
+def _hand_frame(out, dealt, seat_out, log, rules, totals=None):
     seat = {"hand": dealt}
     for stem, k in _SEAT_STEMS.items():
         values = seat_out[:, k, :]
@@ -77,11 +78,28 @@ def _hand_frame(out, dealt, seat_out, totals=None):
             values.astype(np.int8) if stem == "layoffs" else values.astype(np.int16))
     if totals is not None:
         seat["total"] = totals
-    return frame_from_records(out, seat, order=layout.HAND_COLUMNS)
+    frame = frame_from_records(out, seat, order=layout.HAND_COLUMNS)
+    decisions, deciders, log_n, stock = log
+    if decisions.shape[0]:  # --log-plays (layout.LOG_ROW)
+        kept = np.minimum(log_n, layout.LOG_ROW)
+        in_play = np.full(len(log_n), engine.stock_end(config(rules)) - rules.players
+                          * rules.hand_size - 1)
+        frame = frame.with_columns(padded_list("decisions", decisions, kept),
+                                   padded_list("deciders", deciders, kept),
+                                   padded_list("stock", stock, in_play))
+    return frame
 
 
 def _arrays(rows):
     return np.zeros((rows, 4), np.uint64), np.zeros((rows, layout.N_SEAT_RES, 4), np.int64)
+
+
+def _log_arrays(rows, log_plays):
+    """The ``--log-plays`` arrays of ``rows`` rows (none without ``log_plays``)."""
+    logged = rows if log_plays else 0
+    return (np.zeros((logged, layout.LOG_ROW), np.int64),
+            np.zeros((logged, layout.LOG_ROW), np.int8), np.zeros(logged, np.int64),
+            np.zeros((logged, layout.DECK), np.int8))
 
 
 def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
@@ -90,11 +108,12 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     kernel, _ = _kernels(choice)
     out = np.zeros(count, layout.HAND_ROW)
     dealt, seat_out = _arrays(count)
+    log = _log_arrays(count, log_plays)
     bad = np.zeros((n_blocks(count), 2), np.int64)
-    kernel(np.uint64(seed), np.int64(start), out, dealt, seat_out, config(rules),
+    kernel(np.uint64(seed), np.int64(start), out, dealt, seat_out, *log, config(rules),
            GAME.policy_ids(choice, USER_POLICY), bad)
     _check(bad)
-    return _hand_frame(out, dealt, seat_out)
+    return _hand_frame(out, dealt, seat_out, log, rules)
 
 
 def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
@@ -115,11 +134,12 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         out = np.zeros(rows, layout.GAME_HAND_ROW)
         dealt, seat_out = _arrays(rows)
         totals = np.zeros((rows, 4), np.int32)
+        log = _log_arrays(rows, log_plays and record)
         bad[:] = 0
         kernel(np.uint64(seed), np.int64(start), games, scores, out, dealt, seat_out, totals,
-               offsets, record, cfg, ids, bad)
+               *log, offsets, record, cfg, ids, bad)
         _check(bad)
-        return out, dealt, seat_out, totals
+        return out, dealt, seat_out, log, rules, totals
 
     play(blocks, np.zeros(count, np.int64), False)
     lengths = games["hands"].astype(np.int64)

@@ -17,8 +17,8 @@ from simcore.games.base import rebind
 from simcore.melds import all_melds, can_partition, meldable, spread_ranks
 from simcore.rng import below, policy_key, shuffle, stream_key
 from simcore.games.dummy.layout import (
-    A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, DRAW, K_ACQUIRE, K_DISCARD, K_PLAY, LOG_MAX, MAX_ACTS,
-    MAX_MELDS, N_RES, N_SEAT_RES, PASS, R_DARK, R_DIR, R_FOOL, R_HEAD, R_ILLEGAL, R_KNOCK_CARD,
+    A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, DRAW, K_ACQUIRE, K_DISCARD, K_PLAY, LOG_MAX, LOG_ROW,
+    MAX_ACTS, MAX_MELDS, N_RES, N_SEAT_RES, PASS, R_DARK, R_DIR, R_FOOL, R_HEAD, R_ILLEGAL, R_KNOCK_CARD,
     R_KNOCKER, R_N_LOG, R_SCRIPT, R_STARTER, SCRIPT, R_TURNS, S_INHAND, S_LAYOFFS, S_OPENED, S_PENALTY, S_SCORE,
     S_TABLE, SPETOS, STOP, TAKE_SHIFT,
     V_CAN_DISCARD_TAKEN, V_COUNT0, V_DEALER, V_DIR, V_DRAWN, V_FINAL,
@@ -423,7 +423,7 @@ def _deal(st, pst, deck, dealer, starter, direction, cfg, hands, dealt, pile, pi
     for k in range(N_DS):
         ds[k] = 0
     ds[D_NXT] = n_pl * hs + 1
-    ds[D_STOCK_END] = 52 - (5 if (n_pl == 2 and cfg[C_CUT5]) else 0)  # DM-3
+    ds[D_STOCK_END] = stock_end(cfg)
     ds[D_HEAD] = head
     pile[0] = head
     pile_from[0] = -1
@@ -815,6 +815,26 @@ def record_deal(out, dealt_out, seat_out, row, seed, deal_id, dealer, cfg, dealt
             seat_out[row, k, s] = seat_res[k, s]
 
 
+@nb.njit(cache=True)
+def record_log(decisions, deciders, log_n, stock, row, log, info, deck, cfg):
+    """``--log-plays``: row ``row``'s first LOG_ROW decisions from the deal's ``log``, their
+    number, and the stock in play (layout.LOG_ROW)."""
+    n = info[R_N_LOG]
+    log_n[row] = n
+    for j in range(min(n, LOG_ROW)):
+        decisions[row, j] = log[j, 2]
+        deciders[row, j] = log[j, 0] << 2 | log[j, 1]
+    first = cfg[C_PLAYERS] * cfg[C_HAND] + 1
+    for j in range(first, stock_end(cfg)):
+        stock[row, j - first] = deck[j]
+
+
+@nb.njit(inline="always", cache=True)
+def stock_end(cfg):
+    """DM-3: one past the last stock card in play."""
+    return 52 - (5 if (cfg[C_PLAYERS] == 2 and cfg[C_CUT5]) else 0)
+
+
 @nb.njit(inline="always", cache=True)
 def _work():
     deck = np.empty(52, np.int64)
@@ -836,13 +856,15 @@ def _work():
             view, info, seat_res)
 
 
-def hands_block(seed, start, out, dealt_out, seat_out, cfg, policies, bad, b):
+def hands_block(seed, start, out, dealt_out, seat_out, decisions, deciders, log_n, stock, cfg,
+                policies, bad, b):
     """Block b of ``hands_kernel`` (compiled once, cached; the kernel's prange only calls it)."""
     n = out.shape[0]
     n_blocks = bad.shape[0]
     st = np.zeros(1, np.uint64)
     pst = np.zeros(1, np.uint64)
-    log = np.zeros((1, 4), np.int64)
+    logging = decisions.shape[0] > 0
+    log = np.zeros((LOG_MAX if logging else 1, 4), np.int64)  # one row: no log (``_ask``)
     script = np.zeros(0, np.int64)
     (deck, hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
      view, info, seat_res) = _work()
@@ -862,35 +884,42 @@ def hands_block(seed, start, out, dealt_out, seat_out, cfg, policies, bad, b):
             bad[b, 0] += 1
             continue
         record_deal(out, dealt_out, seat_out, i, seed, k, dealer, cfg, dealt, info, seat_res)
+        if logging:
+            record_log(decisions, deciders, log_n, stock, i, log, info, deck, cfg)
 
 
 _hands_block = nb.njit(cache=True)(hands_block)
 
 
-def hands_kernel(seed, start, out, dealt_out, seat_out, cfg, policies, bad):
+def hands_kernel(seed, start, out, dealt_out, seat_out, decisions, deciders, log_n, stock, cfg,
+                 policies, bad):
     """Deal rows ``start ..`` in parallel blocks (each deal: random dealer, direction +1, the
-    seat after the dealer starts).  ``bad[b, 0]`` counts illegal policy answers."""
+    seat after the dealer starts).  ``bad[b, 0]`` counts illegal policy answers.
+    ``decisions``, ``deciders``, ``log_n``, ``stock``: the ``--log-plays`` columns by row
+    (``record_log``; no rows: no log)."""
     for b in nb.prange(bad.shape[0]):
         # np.int64(b): the prange index's type differs between Numba's passes over the loop,
         # and the block would otherwise be compiled twice
-        _hands_block(seed, start, out, dealt_out, seat_out, cfg, policies, bad, np.int64(b))
+        _hands_block(seed, start, out, dealt_out, seat_out, decisions, deciders, log_n, stock,
+                     cfg, policies, bad, np.int64(b))
 
 
-def games_block(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out, offsets,
-                record, cfg, policies, bad, b):
+def games_block(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out,
+                decisions, deciders, log_n, stock, offsets, record, cfg, policies, bad, b):
     """Block b of ``games_kernel``: whole matches (DM-5, DM-27 ... DM-29).
 
     With ``record`` false it only plays the matches and fills ``games``/``game_scores`` (row b
     of the deal arrays is block b's scratch); with ``record`` true deal rows go to
     ``offsets[g] + hand_no``.  Both passes play the same deals (streams keyed by seed, game,
     hand_no).  ``bad[b, 0]`` counts illegal answers, ``bad[b, 2]`` matches stopped at 65,535
-    deals."""
+    deals.  The ``--log-plays`` columns as in ``hands_kernel``, by deal row."""
     n = games.shape[0]
     n_blocks = bad.shape[0]
     n_pl = cfg[C_PLAYERS]
     st = np.zeros(1, np.uint64)
     pst = np.zeros(1, np.uint64)
-    log = np.zeros((1, 4), np.int64)
+    logging = decisions.shape[0] > 0
+    log = np.zeros((LOG_MAX if logging else 1, 4), np.int64)  # one row: no log (``_ask``)
     script = np.zeros(0, np.int64)
     (deck, hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
      view, info, seat_res) = _work()
@@ -918,6 +947,8 @@ def games_block(seed, start, games, game_scores, out, dealt_out, seat_out, total
             deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
             record_deal(out, dealt_out, seat_out, row, seed, deal_id, dealer, cfg, dealt,
                         info, seat_res)
+            if logging:
+                record_log(decisions, deciders, log_n, stock, row, log, info, deck, cfg)
             rec = out[row]
             rec.game = game
             rec.hand_no = hand_no
@@ -967,12 +998,13 @@ def games_block(seed, start, games, game_scores, out, dealt_out, seat_out, total
 _games_block = nb.njit(cache=True)(games_block)
 
 
-def games_kernel(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out, offsets,
-                 record, cfg, policies, bad):
+def games_kernel(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out,
+                 decisions, deciders, log_n, stock, offsets, record, cfg, policies, bad):
     """Whole matches (DM-5, DM-27 ... DM-29) in parallel blocks; see ``games_block``."""
     for b in nb.prange(bad.shape[0]):
         _games_block(seed, start, games, game_scores, out, dealt_out, seat_out, totals_out,
-                     offsets, record, cfg, policies, bad, np.int64(b))  # see hands_kernel
+                     decisions, deciders, log_n, stock, offsets, record, cfg, policies, bad,
+                     np.int64(b))  # see hands_kernel
 
 
 @nb.njit(cache=True)

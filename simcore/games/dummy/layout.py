@@ -15,6 +15,11 @@ DECK = 52
 MAX_MELDS = 18      # 52 cards make at most 17 table melds
 MAX_ACTS = 4096     # legal actions of one decision (a deep pile gives a few hundred at most)
 LOG_MAX = 4096      # decisions of one deal kept by the debug log
+# ``--log-plays`` rows keep a deal's first LOG_ROW decisions: ``decisions`` (the action codes
+# below, a discard's card id), ``deciders`` (``seat << 2 | kind``) and ``stock`` (the stock in
+# play, top first: the cards the DRAWs take, in order).  A deal takes about 100 decisions at
+# most (random play); the kernel's buffer is LOG_ROW int64 a row, so it is kept near that.
+LOG_ROW = 128
 
 # What a policy is asked (``kind``); it answers an index into ``acts[:n]``.
 K_ACQUIRE = 0   # DM-11/12/23: DRAW, PASS (final turn only) or a take (target depth + meld)

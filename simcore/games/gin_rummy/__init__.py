@@ -18,6 +18,7 @@ from simcore.games.base import (
     frame_from_records,
     interleave_options,
     n_blocks,
+    padded_list,
     with_attempts,
 )
 from simcore.games.gin_rummy import engine, layout, pimc, show
@@ -95,16 +96,23 @@ def _check(bad: np.ndarray):
         raise SimcoreError(f"{int(bad[:, 2].sum())} games were still running after 65,535 hands")
 
 
-def _hand_frame(out, dealt, finals, deadwoods, totals=None):
+def _hand_frame(out, dealt, finals, deadwoods, turn_log, turn_n, totals=None):
     seat = {"hand": dealt, "final": finals, "deadwood": deadwoods}
     if totals is not None:
         seat["total"] = totals
-    return frame_from_records(out, seat, order=layout.HAND_COLUMNS)
+    frame = frame_from_records(out, seat, order=layout.HAND_COLUMNS)
+    if turn_log.shape[0]:  # --log-plays: every turn (layout.turn_entry), the first LOG_TURNS
+        frame = frame.with_columns(padded_list(
+            "turn_log", turn_log, np.minimum(turn_n, layout.LOG_TURNS)))
+    return frame
 
 
-def _hand_arrays(rows):
+def _hand_arrays(rows, log_plays):
+    """The hand rows' per-seat arrays, and the turn log (no rows without ``log_plays``)."""
+    logged = rows if log_plays else 0
     return (np.zeros((rows, 2), np.uint64), np.zeros((rows, 2), np.uint64),
-            np.zeros((rows, 2), np.int8))
+            np.zeros((rows, 2), np.int8), np.zeros((logged, layout.LOG_TURNS), np.int16),
+            np.zeros(logged, np.int64))
 
 
 def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
@@ -119,24 +127,24 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     if what_if is not None:
         labels = GAME.what_if_options(what_if)
         frames = [_hands(seed, start, count, rules, choice, deal_filter,
-                         knock_threshold(label, rules)) for label in labels]
+                         knock_threshold(label, rules), log_plays) for label in labels]
         return interleave_options(frames, labels)
-    return _hands(seed, start, count, rules, choice, deal_filter, -1)
+    return _hands(seed, start, count, rules, choice, deal_filter, -1, log_plays)
 
 
-def _hands(seed, start, count, rules, choice, deal_filter, knock_what_if):
+def _hands(seed, start, count, rules, choice, deal_filter, knock_what_if, log_plays):
     kernel, _ = _kernels(choice)
     out = np.zeros(count, layout.HAND_ROW)
-    dealt, finals, deadwoods = _hand_arrays(count)
+    arrays = _hand_arrays(count, log_plays)
     bad = np.zeros((_blocks(count, choice), 2), np.int64)
     attempts = np.zeros(count, np.int64)
     capped = np.zeros(1, np.int64)
-    kernel(np.uint64(seed), np.int64(start), out, dealt, finals, deadwoods,
+    kernel(np.uint64(seed), np.int64(start), out, *arrays,
            config(rules, choice, knock_what_if), GAME.policy_ids(choice, USER_POLICY),
            *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped, bad)
     dealing.check_capped(capped)
     _check(bad)
-    return with_attempts(_hand_frame(out, dealt, finals, deadwoods), attempts, deal_filter)
+    return with_attempts(_hand_frame(out, *arrays), attempts, deal_filter)
 
 
 def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
@@ -157,16 +165,17 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
     def play(rows, offsets, record):
         out = np.zeros(rows, layout.GAME_HAND_ROW)
-        dealt, finals, deadwoods = _hand_arrays(rows)
+        dealt, finals, deadwoods, turn_log, turn_n = _hand_arrays(rows, log_plays and record)
         totals = np.zeros((rows, 2), np.int16)
         attempts = np.zeros(rows, np.int64)
         capped = np.zeros(1, np.int64)
         bad[:] = 0
         kernel(np.uint64(seed), np.int64(start), games, scores, out, dealt, finals, deadwoods,
-               totals, offsets, record, cfg, ids, *constraints, attempts, capped, bad)
+               totals, turn_log, turn_n, offsets, record, cfg, ids, *constraints, attempts,
+               capped, bad)
         dealing.check_capped(capped)
         _check(bad)
-        return (out, dealt, finals, deadwoods, totals), attempts
+        return (out, dealt, finals, deadwoods, turn_log, turn_n, totals), attempts
 
     play(blocks, np.zeros(count, np.int64), False)
     lengths = games["hands"].astype(np.int64)

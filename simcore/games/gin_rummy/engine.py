@@ -8,7 +8,7 @@ on disk) or, through ``with_play``, around a user's policy.
 import numba as nb
 import numpy as np
 
-from simcore.cards import bit
+from simcore.cards import bit, lowest_bit
 from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
 from simcore.games.base import rebind
 from simcore.melds import GIN_PLANES, MAX_MELDS, from_sequence, gin_deadwood, knock_result, \
@@ -24,6 +24,9 @@ from simcore.games.gin_rummy.layout import (
     K_KNOCK,
     K_UPCARD,
     MAX_HIST,
+    TURN_PASS,
+    TURN_PILE,
+    TURN_STOCK,
     V_DEADWOOD,
     V_DEALER,
     V_DISCARD,
@@ -43,6 +46,7 @@ from simcore.games.gin_rummy.layout import (
     V_UPCARD,
     VIEW_SIZE,
     hist_entry,
+    turn_entry,
 )
 from simcore.games.gin_rummy.policies import builtin_play
 
@@ -321,6 +325,49 @@ def record_hand(out, dealt, finals, deadwoods, row, seed, deal_id, dealer, upcar
         deadwoods[row, s] = res[R_DW0 + s]
 
 
+@nb.njit(cache=True)
+def history_log(view, deck, dealt, hands, res, log, row):
+    """``--log-plays``: row ``row`` of ``log`` gets the hand's turns (layout.turn_entry), read
+    back after the hand from what ``play_hand`` keeps anyway, so the log costs nothing while
+    the hand is played: the public history (layout.V_HIST: who was offered and took the pile's
+    top, each discard), the deck (the stock's cards, drawn in order) and the hands dealt and
+    final (the knocker's last draw and face-down discard).  Returns the number of turns
+    logged: all of them, or the first MAX_HIST of a longer hand."""
+    n_hist = view[V_HIST_N]
+    pile = np.empty(52, np.int64)
+    pile[0] = deck[2 * HAND]
+    n_pile = 1
+    drawn = 0  # stock cards drawn so far; the stock's top is deck[2 * HAND + 1]
+    held = dealt.copy()
+    n = min(n_hist, MAX_HIST, log.shape[1])
+    for j in range(n):
+        e = view[V_HIST + j]
+        seat, offered, took, discard = e & 1, e >> 1 & 1, e >> 2 & 1, (e >> 3) - 1
+        if offered and not took and discard < 0:
+            log[row, j] = turn_entry(seat, TURN_PASS, -1, -1)
+            continue
+        if took:
+            n_pile -= 1
+            card = pile[n_pile]
+        else:
+            card = deck[2 * HAND + 1 + drawn]
+            drawn += 1
+        log[row, j] = turn_entry(seat, TURN_PILE if took else TURN_STOCK, card, discard)
+        held[seat] = (held[seat] | bit(card)) & ~bit(discard)
+        pile[n_pile] = discard
+        n_pile += 1
+    knocker = res[R_KNOCKER]
+    if knocker < 0 or n_hist > n or n == log.shape[1]:
+        return n
+    # the knock: a stock card if the stock is one card shorter than the history says
+    from_stock = 52 - 2 * HAND - 1 - view[V_STOCK] > drawn
+    card = deck[2 * HAND + 1 + drawn] if from_stock else pile[n_pile - 1]
+    down = (held[knocker] | bit(card)) & ~hands[knocker]
+    log[row, n] = turn_entry(knocker, TURN_STOCK if from_stock else TURN_PILE, card,
+                             lowest_bit(down))
+    return n + 1
+
+
 @nb.njit(inline="always", cache=True)
 def first_dealer(seed, stream_a, cfg, st):
     """GR-5: a fixed seat, or drawn from the stream (seed, stream_a, 0, 1)."""
@@ -377,12 +424,14 @@ def constrained_deal(seed, a, b, st, deck, dealer, fixed, conds, weights, roles,
     return n
 
 
-def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, fixed, conds,
-                 weights, attempts, capped, bad):
+def hands_kernel(seed, start, out, dealt, finals, deadwoods, turn_log, turn_n, cfg, policies,
+                 fixed, conds, weights, attempts, capped, bad):
     """Hand rows ``start ..`` in parallel blocks.  ``bad[b, 0]`` counts illegal policy answers,
     ``bad[b, 1]`` hands stopped at MAX_TURNS (recorded as void).  ``fixed``/``conds``/
     ``weights``: a simcore.dealing filter (empty: the ordinary deal); ``attempts[row]`` the
-    attempts per deal, ``capped[0]`` the deal id + 1 of a deal no attempt satisfied."""
+    attempts per deal, ``capped[0]`` the deal id + 1 of a deal no attempt satisfied.
+    ``turn_log[row]``, ``turn_n[row]``: the row's turns and their number (``--log-plays``;
+    arrays without rows: no log)."""
     n = out.shape[0]
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
@@ -425,10 +474,13 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, cfg, policies, fixe
             _dealt(deck, first_hands)
             record_hand(out, dealt, finals, deadwoods, i, seed, k, dealer, deck[2 * HAND], hands,
                         first_hands, pile, res)
+            if turn_log.shape[0]:
+                turn_n[i] = history_log(view, deck, first_hands, hands, res, turn_log, i)
 
 
 def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods, totals_out,
-                 offsets, record, cfg, policies, fixed, conds, weights, attempts, capped, bad):
+                 turn_log, turn_n, offsets, record, cfg, policies, fixed, conds, weights,
+                 attempts, capped, bad):
     """Whole games (GR-5, GR-16 ... GR-18) in parallel blocks.
 
     With ``record`` false it only plays the games and fills ``games``/``game_scores`` (row b
@@ -436,6 +488,7 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
     ``offsets[g] + hand_no``.  Both passes play the same games (streams keyed by seed, game,
     hand_no).  ``game_scores[g]`` = final0, final1, won0, won1.  ``bad[b, 0]`` counts illegal
     answers, ``bad[b, 1]`` stalled hands, ``bad[b, 2]`` games stopped at 65,535 hands.
+    ``turn_log``/``turn_n``: as in ``hands_kernel``, by hand row (none when not ``record``).
     """
     n = games.shape[0]
     n_blocks = bad.shape[0]
@@ -491,6 +544,9 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
                 deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
                 record_hand(out, dealt, finals, deadwoods, row, seed, deal_id, dealer,
                             deck[2 * HAND], hands, first_hands, pile, res)
+                if turn_log.shape[0]:
+                    turn_n[row] = history_log(view, deck, first_hands, hands, res, turn_log,
+                                              row)
                 rec = out[row]
                 rec.game = game
                 rec.hand_no = hand_no

@@ -50,6 +50,30 @@ VIEW_SIZE = V_HIST + MAX_HIST
 def hist_entry(seat, offered, took, discard):
     return seat | offered << 1 | took << 2 | (discard + 1) << 3
 
+# The turn log of ``--log-plays`` rows (``turn_log``, one int16 entry a turn in play order,
+# the upcard offers first): ``seat | source << 1 | (card + 1) << 3 | (discard + 1) << 9``.
+# ``source`` is TURN_PASS (the seat passed the upcard: card and discard -1), TURN_PILE (it took
+# the upcard or the top discard, ``card``) or TURN_STOCK (it drew ``card`` from the stock);
+# ``discard`` is the card it let go: on the pile, or face down when the row's knocker knocked
+# on that (last) turn.  The log is read from the public history after the hand
+# (engine.history_log), so a hand longer than MAX_HIST turns keeps its first MAX_HIST.
+TURN_PASS = 0
+TURN_PILE = 1
+TURN_STOCK = 2
+LOG_TURNS = MAX_HIST + 1
+
+
+@nb.njit(inline="always", cache=True)
+def turn_entry(seat, source, card, discard):
+    return seat | source << 1 | (card + 1) << 3 | (discard + 1) << 9
+
+
+def read_turn(entry: int) -> tuple[int, int, int, int]:
+    """A ``turn_log`` entry as (seat, source, card taken or -1, card let go or -1)."""
+    entry = int(entry)
+    return entry & 1, entry >> 1 & 3, (entry >> 3 & 63) - 1, (entry >> 9 & 63) - 1
+
+
 # end column
 END_VOID = 0
 END_KNOCK = 1
