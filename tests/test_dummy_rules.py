@@ -3,7 +3,7 @@
 Scenario tests deal a stacked deck (``engine.play_logged`` with ``preset``) to scripted seats
 (policy ``layout.SCRIPT``): a seat plays the next scripted action when it is legal, and
 otherwise draws / stops / passes, keeping the entry for later.  Legality is checked directly on
-``engine.list_takes`` / ``engine.list_plays``, which are what the engine offers a policy.
+``moves.list_takes`` / ``moves.list_plays``, which are what the engine offers a policy.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from simcore.cards import parse_card, parse_cards, parse_hand
 from simcore.errors import SimcoreError
 from simcore.games import get
-from simcore.games.dummy import GAME, config, engine, layout, run_games, run_hands
+from simcore.games.dummy import GAME, config, engine, layout, moves, run_games, run_hands
 from simcore.games.dummy.rules import Rules
 
 L = layout
@@ -112,7 +112,7 @@ def takes(hand, pile, table=(), final=False, lay_left=2, qka=False):
         pile_arr[i] = c
     for j, m in enumerate(table):
         melds[j] = mask(m)
-    n = engine.list_takes(np.uint64(mask(hand)), pile_arr, len(cards), acts, 0, final, melds,
+    n = moves.list_takes(np.uint64(mask(hand)), pile_arr, len(cards), acts, 0, final, melds,
                           len(table), lay_left, qka, chains, lens, ks)
     return {(int(a) >> L.TAKE_SHIFT, int(a) & L.MASK52) for a in acts[:n]}
 
@@ -123,7 +123,7 @@ def plays(hand, table=(), opened=True, dark_ok=False, final=False, lay_left=2, d
     (_, _, _, melds, _, _, acts, mbuf, chains, lens, ks, *_rest) = engine._work()
     for j, m in enumerate(table):
         melds[j] = mask(m)
-    n = engine.list_plays(np.uint64(mask(hand)), opened, dark_ok, final, melds, len(table),
+    n = moves.list_plays(np.uint64(mask(hand)), opened, dark_ok, final, melds, len(table),
                           lay_left, dark_layoffs, qka, acts, mbuf, chains, lens, ks)
     return {int(a) for a in acts[:n]}
 
