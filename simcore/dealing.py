@@ -213,6 +213,33 @@ def deal_constrained(seed, a, b, st, deck_ids, fixed, sizes, shuffle_kind, conds
 
 
 @nb.njit(cache=True)
+def constrained_deal(seed, a, b, st, deck_ids, sizes, shuffle_kind, fixed, conds, weights,
+                     roles, role, order, masks, hands):
+    """An engine's deal (seed, a, b) under predeal/conditions: ``role`` is the seat the
+    conditions call dealer or declarer; the first ``len(hands)`` slots' masks go to ``hands``.
+    Returns the attempts (0 = gave up) and leaves ``st[0]`` at the accepted stream's start,
+    from which the engine derives the policies' stream as for an ordinary deal."""
+    roles[0] = role
+    n, key = deal_constrained(seed, a, b, st, deck_ids, fixed, sizes, shuffle_kind, conds,
+                              weights, roles, order, masks)
+    for h in range(hands.shape[0]):
+        hands[h] = masks[h]
+    st[0] = key
+    return n
+
+
+@nb.njit(inline="always", cache=True)
+def first_seat(seed, a, first, n_seats, st):
+    """The first dealer (or declarer) of deal or game ``a``: the rules' fixed seat ``first``,
+    or (first < 0) ``below(n_seats)`` from its own stream (seed, a, 0, 1), so a fixed seat
+    leaves every deal's cards as they are.  Uses ``st`` as scratch."""
+    if first >= 0:
+        return first
+    st[0] = stream_key(seed, a, 0, 1)
+    return below(st, n_seats)
+
+
+@nb.njit(cache=True)
 def deal_batch(seed, start, count, deck_ids, fixed, sizes, shuffle_kind, conds, weights, roles):
     """Deals ``start ..`` of a hands run as the engines deal them under constraints (tests,
     dealing checks): (slot masks (count, slots), attempts per deal; 0 = gave up)."""

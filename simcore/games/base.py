@@ -289,6 +289,13 @@ def n_blocks(count: int) -> int:
     return max(1, min(count // 256, 16 * nb.get_num_threads()))
 
 
+@nb.njit(inline="always", cache=True)
+def block_range(b, n, n_blocks):
+    """Rows lo .. hi-1 of kernel block ``b`` of ``n_blocks`` over ``n`` rows."""
+    size = (n + n_blocks - 1) // n_blocks
+    return b * size, min(n, (b + 1) * size)
+
+
 class UserKernels:
     """A game's kernels compiled around a user's play policy, once per process and function.
 

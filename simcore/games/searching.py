@@ -83,11 +83,38 @@ def search_blocks(count: int) -> int:
     return max(1, min(count, 4 * nb.get_num_threads(), -(-count // 8)))
 
 
+@nb.njit(cache=True)
+def n_worlds(policy):
+    """The worlds a searching policy id draws: one (the true deal) for ``dd``, W for ``pimc:W``."""
+    return 1 if policy == DD else policy - PIMC
+
+
+@nb.njit(cache=True)
+def played_by(view, first, n, seat):
+    """How many of the ``n`` who-played-it slots ``view[first:first + n]`` name ``seat``."""
+    count = 0
+    for c in range(first, first + n):
+        if view[c] == seat:
+            count += 1
+    return count
+
+
 def home(fn, name: str, filename: str):
     """``fn`` under the name ``name`` of the file ``filename``, so Numba caches it there (its
     code is an engine's: after editing the engine, delete that file's cache)."""
     code = fn.__code__.replace(co_filename=filename, co_name=name, co_qualname=name)
     return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+
+
+def search_kernels(kernels_with, filename: str, names, **hooks):
+    """An engine's kernels rebuilt around a search module's ``hooks`` and given that module's
+    file (``filename``) as their cached home: ``kernels_with(jit, **hooks)`` returns the plain
+    kernels (one, or a tuple in the order of ``names``), each jitted parallel under its name."""
+    plain = kernels_with(lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, filename)),
+                         **hooks)
+    kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, filename))
+                    for f, name in zip(plain if isinstance(plain, tuple) else (plain,), names))
+    return kernels if isinstance(plain, tuple) else kernels[0]
 
 
 @nb.njit(cache=True)

@@ -10,9 +10,9 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS
-from simcore.dealing import SHUFFLE_SINGLE, deal_constrained, is_constrained
-from simcore.games.base import rebind
-from simcore.rng import GOLDEN, stream_key
+from simcore.dealing import SHUFFLE_SINGLE, deal_constrained, first_seat, is_constrained
+from simcore.games.base import block_range, rebind
+from simcore.rng import stream_key
 from simcore.tricks import follow_mask, trick_winner
 from simcore.games.euchre.deck import (
     base_card_to_public,
@@ -21,7 +21,7 @@ from simcore.games.euchre.deck import (
     to_trump,
     trump_card_to_public,
 )
-from simcore.games.euchre.draws import below, card_bit, count, pick, scaled
+from simcore.games.euchre.draws import below, card_bit, count, pick
 from simcore.games.euchre.layout import (
     HAND_SIZE,
     INTERNAL_IDS,
@@ -122,14 +122,6 @@ SLOT_SIZES = np.array([HAND_SIZE] * N_SEATS + [1, 3], np.int64)
 @nb.njit(cache=True)
 def stream(seed, a, b):
     return stream_key(seed, a, b, 0)
-
-
-@nb.njit(cache=True)
-def first_dealer(seed, a, first):
-    """EU-5: a fixed seat, or (first < 0) ``below(4)`` from the stream (seed, a, 0, 1)."""
-    if first >= 0:
-        return first
-    return scaled(stream_key(seed, a, 0, 1) + GOLDEN, N_SEATS)
 
 
 @nb.njit(inline="always", cache=True)
@@ -426,12 +418,6 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
 
 
 @nb.njit(cache=True)
-def block_range(b, n, n_blocks):
-    size = (n + n_blocks - 1) // n_blocks
-    return b * size, min(n, (b + 1) * size)
-
-
-@nb.njit(cache=True)
 def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, totals, offsets,
               record, first, target, allow_turned, stick, pickup_optional, dec, policies,
               all_random, plays, winners, fixed, conds, weights, attempts, capped, bad):
@@ -458,7 +444,7 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
         if capped[0]:
             break
         game = start + g
-        dealer = first_dealer(seed, game, first)
+        dealer = first_seat(seed, game, first, N_SEATS, st)  # EU-5
         score[:] = 0
         hand_no = 0
         while True:
@@ -540,18 +526,19 @@ def batch_kernel(hands_mode, seed, start, games, finals, wide, small, totals, of
 def with_play(play_fn):
     """The batch kernel as a plain function whose play dispatcher is ``play_fn``."""
     card_fn = nb.njit(inline="always")(rebind(play_card.py_func, play=play_fn))
-    return kernel_with(nb.njit, play_card=card_fn)
+    return kernel_with(lambda fn, name: nb.njit(fn), play_card=card_fn)
 
 
 def kernel_with(jit_block, **hooks):
     """The batch kernel as a plain function with hooks replaced: ``play_card``, the decisions
     (``order_up``, ``name_trump``, ``pickup``, ``discard``, ``go_alone``: the policies' own
-    signatures) and ``search_context``.  ``jit_block`` jits the block function (the search
-    kernels give it a cached home of their own)."""
+    signatures) and ``search_context``.  ``jit_block(fn, name)`` jits the block function (the
+    search kernels give it a cached home of their own, under ``name``)."""
     def inline(fn, **more):
         return nb.njit(inline="always")(rebind(fn.py_func, **hooks, **more))
 
     record_fn = inline(play_and_record, play_tricks=inline(play_tricks),
                        make_trump=inline(make_trump), declare_alone=inline(declare_alone))
-    block_fn = jit_block(rebind(run_block.py_func, **hooks, play_and_record=record_fn))
+    block_fn = jit_block(rebind(run_block.py_func, **hooks, play_and_record=record_fn),
+                         "search_run_block")
     return rebind(batch_kernel, run_block=block_fn)

@@ -40,17 +40,8 @@ from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, sui
 from simcore.tricks import beats, is_master
 from simcore.games.euchre.deck import BASE_DECK, card_to_trump, to_trump
 from simcore.games.euchre.draws import below, count, pick
-from simcore.games.euchre.layout import (
-    V_ACTIVE,
-    V_MAKER,
-    V_NPLAYED,
-    V_PICKED_UP,
-    V_PLAYED,
-    V_TRICK_CARDS,
-    V_TRICK_SEATS,
-    V_TRUMP,
-    V_UPCARD,
-)
+from simcore.games.euchre.layout import (V_ACTIVE, V_MAKER, V_NPLAYED, V_PICKED_UP, V_PLAYED,
+                                         V_TRICK_CARDS, V_TRICK_SEATS, V_TRUMP, V_UPCARD)
 
 PLAY_POLICIES = {"random": 0, "heuristic": 1}
 USER_POLICY = -1

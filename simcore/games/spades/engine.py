@@ -9,9 +9,9 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS, bit
-from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
-from simcore.games.base import rebind
-from simcore.rng import below, policy_key, shuffle, stream_key
+from simcore.dealing import SHUFFLE_PAIRED, constrained_deal, first_seat, is_constrained
+from simcore.games.base import block_range, rebind
+from simcore.rng import policy_key, shuffle, stream_key
 from simcore.tricks import beats, follow_mask
 from simcore.games.spades.layout import (
     D_BAG_PENALTY,
@@ -143,17 +143,6 @@ def blind_nil_allowed(rules, view, seat):
     need = rules[R_BLIND_MIN_DEFICIT]
     side = seat & 1
     return need <= 0 or view[V_TOTAL + 1 - side] - view[V_TOTAL + side] >= need
-
-
-@nb.njit(cache=True)
-def first_dealer(seed, a, rules, st):
-    """SP-3: the rules' fixed seat, or ``below(4)`` from the stream (seed, a, 0, 1) (in hands
-    mode the dealer of deal a, in games mode the first dealer of game a).  The draw has its own
-    stream, so a fixed dealer leaves the cards of every deal as they are."""
-    if rules[R_FIRST_DEALER] >= 0:
-        return rules[R_FIRST_DEALER]
-    st[0] = stream_key(seed, a, 0, 1)
-    return below(st, N_SEATS)
 
 
 @nb.njit(inline="always", cache=True)
@@ -416,25 +405,6 @@ def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, r
     return True
 
 
-@nb.njit(inline="always", cache=True)
-def block_range(b, n, n_blocks):
-    size = (n + n_blocks - 1) // n_blocks
-    return b * size, min(n, (b + 1) * size)
-
-
-@nb.njit(cache=True)
-def constrained_deal(seed, a, b, st, hands, dealer, fixed, conds, weights, order, masks, roles):
-    """Deal (seed, a, b) under predeal/conditions into ``hands``; returns the attempts (0 =
-    gave up).  Leaves ``st[0]`` at the accepted stream's start, as ``play_and_record`` wants."""
-    roles[0] = dealer
-    n, key = deal_constrained(seed, a, b, st, DECK_IDS, fixed, SLOT_SIZES, SHUFFLE_PAIRED,
-                              conds, weights, roles, order, masks)
-    for s in range(N_SEATS):
-        hands[s] = masks[s]
-    st[0] = key
-    return n
-
-
 @nb.njit(cache=True)
 def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_policies, modes,
                 policies, all_random, plays, winners, fixed, conds, weights, attempts, capped):
@@ -462,11 +432,12 @@ def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_poli
         if capped[0]:
             break
         k = start + i
-        dealer = first_dealer(seed, k, rules, st)
+        dealer = first_seat(seed, k, rules[R_FIRST_DEALER], N_SEATS, st)  # SP-3
         st[0] = stream_key(seed, k, 0, 0)
         if constrained:
-            n = constrained_deal(seed, np.uint64(k), np.uint64(0), st, hands, dealer, fixed, conds,
-                                 weights, order, masks, roles)
+            n = constrained_deal(seed, np.uint64(k), np.uint64(0), st, DECK_IDS, SLOT_SIZES,
+                                 SHUFFLE_PAIRED, fixed, conds, weights, roles, dealer, order,
+                                 masks, hands)
             if n == 0:
                 capped[0] = k + 1
                 break
@@ -509,7 +480,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
         if capped[0]:
             break
         game = start + g
-        dealer = first_dealer(seed, game, rules, st)
+        dealer = first_seat(seed, game, rules[R_FIRST_DEALER], N_SEATS, st)  # SP-3
         totals[0] = 0
         totals[1] = 0
         bags[0] = 0
@@ -521,8 +492,9 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
             row = offsets[g] + hand_no if record else np.int64(b)
             deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
             if constrained:
-                n = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st, hands,
-                                     dealer, fixed, conds, weights, order, masks, roles)
+                n = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st, DECK_IDS,
+                                     SLOT_SIZES, SHUFFLE_PAIRED, fixed, conds, weights, roles,
+                                     dealer, order, masks, hands)
                 if n == 0:
                     capped[0] = np.int64(deal_id) + 1
                     break

@@ -39,36 +39,16 @@ import numba as nb
 import numpy as np
 
 from simcore import rng, sampling, solver as search
-from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
+from simcore.games.searching import (DD, PIMC, PlayPolicies, best_card, n_worlds, played_by,  # noqa: F401
+                                     search_kernels)
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
 from simcore.tricks import follow_mask
 from simcore.games.spades import engine, policies, solver
-from simcore.games.spades.layout import (
-    ALL_CARDS,
-    N_SEATS,
-    N_TRICKS,
-    R_BAG_LIMIT,
-    R_BAG_PENALTY,
-    R_BLIND_NIL_VALUE,
-    R_MUST_BREAK,
-    R_NIL_VALUE,
-    SPADE_CARDS,
-    SPADES,
-    V_BAGS,
-    V_BIDS,
-    V_BLIND,
-    V_BROKEN,
-    V_DEALER,
-    V_LEADER,
-    V_NPLAYED,
-    V_PLAYED,
-    V_PLAYED_BY,
-    V_TRICK,
-    V_TRICK_CARDS,
-    V_TRICKS,
-    V_VOIDS,
-    VIEW_SIZE,
-)
+from simcore.games.spades.layout import (ALL_CARDS, N_SEATS, N_TRICKS, R_BAG_LIMIT, R_BAG_PENALTY,
+                                         R_BLIND_NIL_VALUE, R_MUST_BREAK, R_NIL_VALUE, SPADE_CARDS,
+                                         SPADES, V_BAGS, V_BIDS, V_BLIND, V_BROKEN, V_DEALER,
+                                         V_LEADER, V_NPLAYED, V_PLAYED, V_PLAYED_BY, V_TRICK,
+                                         V_TRICK_CARDS, V_TRICKS, V_VOIDS, VIEW_SIZE)
 from simcore.games.spades.scoring import score_side
 
 DEFAULT_WORLDS = 20
@@ -138,15 +118,6 @@ def _seed(ctx, st, seat, kind, salt):
 
 
 @nb.njit(cache=True)
-def _played_by(view, seat):
-    n = 0
-    for c in range(52):
-        if view[V_PLAYED_BY + c] == seat:
-            n += 1
-    return n
-
-
-@nb.njit(cache=True)
 def play_facts(seat, hand, view, gave_partner, spade_only, need, masks):
     """What ``seat`` knows in play: its hand, every card played and by whom, the voids shown
     (and a seat that led a spade before they broke holds only spades, ``spade_only``), the
@@ -161,7 +132,7 @@ def play_facts(seat, hand, view, gave_partner, spade_only, need, masks):
     masks[1, partner] = gave_partner & ~played
     unseen = ALL_CARDS & ~played & ~hand & ~masks[1, partner]
     for s in range(N_SEATS):
-        need[s] = N_TRICKS - _played_by(view, s) - popcount(masks[1, s])
+        need[s] = N_TRICKS - played_by(view, V_PLAYED_BY, 52, s) - popcount(masks[1, s])
         voids = view[V_VOIDS + s] | (7 if spade_only[s] else 0)
         for suit in range(4):
             if (voids >> suit) & 1:
@@ -201,11 +172,6 @@ def _world(ctx, omniscient):
         sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
     for s in range(N_SEATS):
         pub[s] = hands[s] if omniscient else masks[1, s] | masks[2, s]
-
-
-@nb.njit(cache=True)
-def _n_worlds(policy):
-    return 1 if policy == DD else policy - PIMC
 
 
 # ---------------------------------------------------------------- scoring
@@ -363,7 +329,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     exact = popcount(hand) <= EXACT_CARDS
     sums = ctx[C_SUMS]
     sums[:] = 0
-    for _ in range(_n_worlds(policy)):
+    for _ in range(n_worlds(policy)):
         _world(ctx, omniscient)
         if exact and _exact_scores(ctx, view, seat, legal):
             continue
@@ -409,7 +375,7 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
     must_break = ctx[C_RULES][R_MUST_BREAK] != 0
     sums[:] = 0
     first = 1 if nil_mode == NIL_NEVER else 0
-    for _ in range(_n_worlds(policy)):
+    for _ in range(n_worlds(policy)):
         _world(ctx, omniscient)
         for b in range(first, 14):
             rv[:] = view
@@ -470,13 +436,10 @@ def kernels():
     use, cached on disk): the engine's kernels with this module's hooks."""
     global _kernels
     if _kernels is None:
-        hands_fn, games_fn = engine.kernels_with(
-            lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, __file__)),
-            play_card=play_card, bid_for=bid_for, seen_card=seen_card,
-            choose_blind_nil=choose_blind_nil, exchange_mode=exchange_mode,
-            search_context=new_context)
-        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, __file__))
-                         for f, name in ((hands_fn, "search_hands_kernel"),
-                                         (games_fn, "search_games_kernel")))
+        _kernels = search_kernels(engine.kernels_with, __file__,
+                                  ("search_hands_kernel", "search_games_kernel"),
+                                  play_card=play_card, bid_for=bid_for, seen_card=seen_card,
+                                  choose_blind_nil=choose_blind_nil, exchange_mode=exchange_mode,
+                                  search_context=new_context)
     return _kernels
 

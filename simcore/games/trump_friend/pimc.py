@@ -30,32 +30,16 @@ import numpy as np
 
 from simcore import rng, sampling, solver as search
 from simcore.rng import shuffle
-from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
+from simcore.games.searching import (DD, PIMC, PlayPolicies, best_card, n_worlds, played_by,
+                                     search_kernels)
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
 from simcore.tricks import follow_mask, trick_winner_at
 from simcore.games.trump_friend import engine, policies, solver
-from simcore.games.trump_friend.layout import (
-    N_SEATS,
-    N_TRICKS,
-    ONE_POINT,
-    TO_INTERNAL,
-    TO_PUBLIC,
-    TRUMP_OPTIONS,
-    TWO_POINTS,
-    V_DECLARER,
-    V_FRIEND_CARD,
-    V_FRIEND_SEAT,
-    V_LEADER,
-    V_NPLAYED,
-    V_PLAYED,
-    V_PLAYED_BY,
-    V_POINTS,
-    V_TRICK,
-    V_TRICK_CARDS,
-    V_TRUMP,
-    VIEW_SIZE,
-    public_mask,
-)
+from simcore.games.trump_friend.layout import (N_SEATS, N_TRICKS, ONE_POINT, TO_INTERNAL,
+                                               TO_PUBLIC, TRUMP_OPTIONS, TWO_POINTS, V_DECLARER,
+                                               V_FRIEND_CARD, V_FRIEND_SEAT, V_LEADER, V_NPLAYED,
+                                               V_PLAYED, V_PLAYED_BY, V_POINTS, V_TRICK,
+                                               V_TRICK_CARDS, V_TRUMP, VIEW_SIZE, public_mask)
 
 DEFAULT_WORLDS = 20
 EXACT_CARDS = 4  # exact solves when the seat to play holds at most this many cards
@@ -159,15 +143,6 @@ def _seed(ctx, st, seat, kind, salt):
 
 
 @nb.njit(cache=True)
-def _played_by(view, seat):
-    n = 0
-    for c in range(52):
-        if view[V_PLAYED_BY + c] == seat:
-            n += 1
-    return n
-
-
-@nb.njit(cache=True)
 def play_facts(seat, hand, view, voids, need, masks):
     """What ``seat`` knows in play (internal ids): its hand, every card played and by whom, the
     voids shown; the kitty holds two unseen cards.  Returns the unseen cards; fills need,
@@ -178,7 +153,7 @@ def play_facts(seat, hand, view, voids, need, masks):
         masks[1, h] = 0
     masks[1, seat] = hand
     for s in range(N_SEATS):
-        need[s] = N_TRICKS - _played_by(view, s)
+        need[s] = N_TRICKS - played_by(view, V_PLAYED_BY, 52, s)
         for suit in range(4):
             if (voids[s] >> suit) & 1:
                 masks[0, s] &= ~(SUIT_BITS << np.uint64(13 * suit))
@@ -203,11 +178,6 @@ def _world(ctx, omniscient, view):
     sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
     for h in range(HOLDERS):
         pub[h] = masks[1, h] | masks[2, h]
-
-
-@nb.njit(cache=True)
-def _n_worlds(policy):
-    return 1 if policy == DD else policy - PIMC
 
 
 # ---------------------------------------------------------------- scoring
@@ -352,7 +322,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     exact = popcount(hand) <= EXACT_CARDS
     sums = ctx[C_SUMS]
     sums[:] = 0
-    for _ in range(_n_worlds(policy)):
+    for _ in range(n_worlds(policy)):
         _world(ctx, omniscient, view)
         friend = _friend_seat(view, ctx[C_PUB])
         if exact and _exact_scores(ctx, view, seat, legal, friend):
@@ -474,7 +444,7 @@ def call_table(trump_policy, friend_policy, seat, hand, st, ctx):
     calls[CALL_SUM, :, :] = 0
     calls[CALL_TIE, :, :] = 0
     _seed(ctx, st, seat, K_CALL, 0)
-    for _ in range(_n_worlds(search_policy)):
+    for _ in range(n_worlds(search_policy)):
         call_world(ctx, omniscient, seat, hand)
         for i in range(nt):
             for j in range(n[TRUMP_OPTIONS + i]):
@@ -563,12 +533,9 @@ def kernels():
     cached on disk): the engine's kernels with this module's hooks."""
     global _kernels
     if _kernels is None:
-        hands_fn, games_fn = engine.kernels_with(
-            lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, __file__)),
-            play_card=play_card, seen_card=seen_card, declare=declare,
-            search_context=new_context, SEARCH=True)
-        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, __file__))
-                         for f, name in ((hands_fn, "search_hands_kernel"),
-                                         (games_fn, "search_games_kernel")))
+        _kernels = search_kernels(engine.kernels_with, __file__,
+                                  ("search_hands_kernel", "search_games_kernel"),
+                                  play_card=play_card, seen_card=seen_card, declare=declare,
+                                  search_context=new_context, SEARCH=True)
     return _kernels
 
