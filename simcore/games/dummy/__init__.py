@@ -9,8 +9,8 @@ import numba as nb
 import numpy as np
 import polars as pl
 
-from simcore.errors import SimcoreError
 from simcore.games.base import Game, PolicyChoice, UserKernels, frame_from_records, n_blocks
+from simcore.games.batches import check_illegal, check_running, two_passes
 from simcore.games.dummy import engine, layout, show
 from simcore.games.dummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.dummy.policies import PLAY_POLICIES, USER_POLICY, builtin_play
@@ -57,12 +57,10 @@ def config(rules: Rules) -> np.ndarray:
 
 
 def _check(bad: np.ndarray):
-    if bad[:, 0].sum():
-        raise SimcoreError(
-            f"a play policy gave an illegal answer in {int(bad[:, 0].sum())} deals "
-            "(it must return an index below n, the number of legal actions)")
-    if bad.shape[1] > 2 and bad[:, 2].sum():
-        raise SimcoreError(f"{int(bad[:, 2].sum())} matches were still running after 65,535 deals")
+    check_illegal(bad[:, 0].sum(), "it must return an index below n, the number of legal actions",
+                  what="gave an illegal answer", unit="deals")
+    if bad.shape[1] > 2:
+        check_running(bad[:, 2].sum(), "matches", "deals")
 
 
 _SEAT_STEMS = {"opened": layout.S_OPENED, "table": layout.S_TABLE, "inhand": layout.S_INHAND,
@@ -121,10 +119,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         _check(bad)
         return out, dealt, seat_out, totals
 
-    play(blocks, np.zeros(count, np.int64), False)
-    lengths = games["hands"].astype(np.int64)
-    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    hands = _hand_frame(*play(int(lengths.sum()), offsets, True))
+    hands = _hand_frame(*two_passes(play, games, count, blocks))
     seat = {"final": scores.astype(np.int32)}
     return hands, frame_from_records(games, seat, order=layout.GAME_COLUMNS)
 
