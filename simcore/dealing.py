@@ -41,7 +41,8 @@ from typing import Callable
 import numba as nb
 import numpy as np
 
-from simcore.cards import RANKS, SUIT_SYMBOLS, SUITS, format_card, lowest_bit, parse_cards, popcount
+from simcore.cards import (RANKS, SUIT_SYMBOLS, SUITS, bit, format_card, lowest_bit, parse_cards,
+                           popcount)
 from simcore.errors import SimcoreError
 from simcore.rng import below, shuffle, stream_key
 
@@ -210,6 +211,24 @@ def deal_constrained(seed, a, b, st, deck_ids, fixed, sizes, shuffle_kind, conds
         if conditions_hold(conds, weights, masks, roles):
             return attempt + 1, key
     return 0, np.uint64(0)
+
+
+@nb.njit(inline="always", cache=True)
+def deal_runs(st, deck, hands, n_hands, size):
+    """Shuffle the 52 cards (public ids) from ``st``; hand h gets the h-th run of ``size``.
+    Returns the cards after the hands (a kitty), as a mask."""
+    for i in range(52):
+        deck[i] = i
+    shuffle(st, deck, 52)
+    for s in range(n_hands):
+        h = np.uint64(0)
+        for i in range(size * s, size * s + size):
+            h |= bit(deck[i])
+        hands[s] = h
+    rest = np.uint64(0)
+    for i in range(size * n_hands, 52):
+        rest |= bit(deck[i])
+    return rest
 
 
 @nb.njit(cache=True)

@@ -11,7 +11,7 @@ import numpy as np
 
 from simcore.cards import SUIT_BITS
 from simcore.dealing import SHUFFLE_SINGLE, deal_constrained, first_seat, is_constrained
-from simcore.games.base import block_range, rebind
+from simcore.games.base import block_range, no_search, rebind, record_game
 from simcore.rng import stream_key
 from simcore.tricks import follow_mask, trick_winner
 from simcore.games.euchre.deck import (
@@ -89,14 +89,6 @@ from simcore.games.euchre.scoring import hand_points
 # The functions below call it as a global, so the built-in one is compiled into the on-disk
 # cache; for a user policy ``with_play`` rebuilds the call chain around another dispatcher.
 play = builtin_play
-
-
-@nb.njit(cache=True)
-def no_search(hands):
-    """The search context of kernels without search policies: nothing (the hands array, which
-    costs nothing to pass).  Search kernels (``kernel_with``) allocate their solver table and
-    sampler scratch here, once per block, and keep ``hands`` for the omniscient ``dd``."""
-    return hands
 
 
 search_context = no_search
@@ -487,11 +479,8 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
             if hand_no >= 65535:
                 break  # a game that cannot end (e.g. every hand thrown in): winner -1
         if not hands_mode:
-            grec = games[g]
-            grec.seed = seed
-            grec.game = game
-            grec.hands = hand_no
-            grec.winner = 0 if score[0] >= target else (1 if score[1] >= target else -1)
+            winner = 0 if score[0] >= target else (1 if score[1] >= target else -1)
+            record_game(games, g, seed, game, hand_no, winner)
             finals[g, 0] = score[0]
             finals[g, 1] = score[1]
 

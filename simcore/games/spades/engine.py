@@ -9,9 +9,10 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS, bit
-from simcore.dealing import SHUFFLE_PAIRED, constrained_deal, first_seat, is_constrained
-from simcore.games.base import block_range, rebind
-from simcore.rng import policy_key, shuffle, stream_key
+from simcore.dealing import (SHUFFLE_PAIRED, constrained_deal, deal_runs, first_seat,
+                             is_constrained)
+from simcore.games.base import block_range, rebind, record_game
+from simcore.rng import policy_key, stream_key
 from simcore.tricks import beats, follow_mask
 from simcore.games.spades.layout import (
     D_BAG_PENALTY,
@@ -125,14 +126,7 @@ SLOT_SIZES = np.full(N_SEATS, 13, np.int64)
 @nb.njit(inline="always", cache=True)
 def deal(st, deck, hands):
     """SP-3: shuffle the 52 cards, 13 to each seat (seat s gets the s-th run of 13)."""
-    for i in range(52):
-        deck[i] = i
-    shuffle(st, deck, 52)
-    for s in range(N_SEATS):
-        h = np.uint64(0)
-        for i in range(13 * s, 13 * s + 13):
-            h |= bit(deck[i])
-        hands[s] = h
+    deal_runs(st, deck, hands, N_SEATS, 13)
 
 
 @nb.njit(inline="always", cache=True)
@@ -406,6 +400,17 @@ def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, r
 
 
 @nb.njit(cache=True)
+def block_scratch():
+    """A block's working arrays: the deal's and the policies' streams, the deck, hands, the
+    cards passed in a blind-nil exchange, the public view, running scores and bags per side,
+    and constrained dealing's order, slot masks and roles."""
+    return (np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.empty(52, np.int64),
+            np.empty(N_SEATS, np.uint64), np.empty(N_SEATS, np.uint64),
+            np.zeros(V_PLAYED_BY + 52, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+            np.empty(52, np.int64), np.empty(N_SEATS, np.uint64), np.zeros(1, np.int64))
+
+
+@nb.njit(cache=True)
 def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_policies, modes,
                 policies, all_random, plays, winners, fixed, conds, weights, attempts, capped):
     """Hand rows lo .. hi-1 (one worker's block); every hand starts at 0 points and 0 bags.
@@ -414,17 +419,7 @@ def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_poli
     A separate (non-inlined, separately cached) function called once per block, so that the
     parallel kernel around it stays small and compiles quickly.
     """
-    st = np.zeros(1, np.uint64)
-    pst = np.zeros(1, np.uint64)
-    deck = np.empty(52, np.int64)
-    hands = np.empty(N_SEATS, np.uint64)
-    passed = np.empty(N_SEATS, np.uint64)
-    view = np.zeros(V_PLAYED_BY + 52, np.int64)
-    totals = np.zeros(2, np.int64)
-    bags = np.zeros(2, np.int64)
-    order = np.empty(52, np.int64)
-    masks = np.empty(N_SEATS, np.uint64)
-    roles = np.zeros(1, np.int64)
+    st, pst, deck, hands, passed, view, totals, bags, order, masks, roles = block_scratch()
     constrained = is_constrained(fixed, conds)
     ctx = search_context(hands, passed, rules)
     bad = 0
@@ -462,17 +457,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
     Returns the number of games stopped by an illegal play."""
     target = rules[R_TARGET]
     max_hands = rules[R_MAX_HANDS]
-    st = np.zeros(1, np.uint64)
-    pst = np.zeros(1, np.uint64)
-    deck = np.empty(52, np.int64)
-    hands = np.empty(N_SEATS, np.uint64)
-    passed = np.empty(N_SEATS, np.uint64)
-    view = np.zeros(V_PLAYED_BY + 52, np.int64)
-    totals = np.zeros(2, np.int64)
-    bags = np.zeros(2, np.int64)
-    order = np.empty(52, np.int64)
-    masks = np.empty(N_SEATS, np.uint64)
-    roles = np.zeros(1, np.int64)
+    st, pst, deck, hands, passed, view, totals, bags, order, masks, roles = block_scratch()
     constrained = is_constrained(fixed, conds)
     ctx = search_context(hands, passed, rules)
     bad = 0
@@ -512,11 +497,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
             winner = game_winner(totals[0], totals[1], target)  # SP-16
             if winner >= 0 or hand_no >= max_hands:
                 break
-        grec = games[g]
-        grec.seed = seed
-        grec.game = game
-        grec.hands = hand_no
-        grec.winner = winner
+        record_game(games, g, seed, game, hand_no, winner)
         for p in range(2):
             game_values[g, 0, p] = totals[p]
             game_values[g, 1, p] = bags[p]

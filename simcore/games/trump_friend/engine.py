@@ -8,10 +8,11 @@ built-in policies (cached on disk) or, through ``with_play``, with a user's poli
 import numba as nb
 import numpy as np
 
-from simcore.games.base import block_range, rebind
+from simcore.games.base import block_range, no_search, rebind, record_game
 from simcore.cards import SUIT_BITS, bit, highest_bit, popcount, suit_mask
-from simcore.dealing import SHUFFLE_PAIRED, constrained_deal, first_seat, is_constrained
-from simcore.rng import policy_key, shuffle, stream_key
+from simcore.dealing import (SHUFFLE_PAIRED, constrained_deal, deal_runs, first_seat,
+                             is_constrained)
+from simcore.rng import policy_key, stream_key
 from simcore.tricks import follow_mask, trick_winner
 from simcore.games.trump_friend.layout import (
     N_SEATS,
@@ -65,14 +66,6 @@ play = builtin_play
 # hand_no + 1, 0); a game's first declarer: (seed, game, 0, 1).
 
 
-@nb.njit(cache=True)
-def no_search(hands):
-    """The search context of kernels without search policies: nothing (the hands array, which
-    costs nothing to pass).  Search kernels (``kernels_with``) allocate their solver table and
-    sampler scratch here, once per block, and keep ``hands`` for the omniscient ``dd``."""
-    return hands
-
-
 search_context = no_search
 SEARCH = False  # kernels whose play_round hands the search context to ``play_card``
 
@@ -102,15 +95,7 @@ def declare(trump_policy, friend_policy, policies, declarer, hand, st, ctx):
 @nb.njit(inline="always", cache=True)
 def deal(st, deck, hands):
     """TF-4: shuffle all 52 cards; 10 to each seat, the last 2 are the kitty."""
-    for i in range(52):
-        deck[i] = i
-    shuffle(st, deck, 52)
-    for s in range(N_SEATS):
-        h = np.uint64(0)
-        for i in range(10 * s, 10 * s + 10):
-            h |= bit(deck[i])
-        hands[s] = h
-    return bit(deck[50]) | bit(deck[51])
+    return deal_runs(st, deck, hands, N_SEATS, 10)
 
 
 # How simcore.dealing deals Trump Friend (the same cards as ``deal`` when nothing is fixed):
@@ -427,10 +412,8 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
                 bad[b, 1] += 1
                 break
         best = totals.max()
+        record_game(games, g, seed, game, hand_no, -1)
         grec = games[g]
-        grec.seed = seed
-        grec.game = game
-        grec.hands = hand_no
         n_best = 0
         for s in range(N_SEATS):
             finals[g, s] = totals[s]
