@@ -15,6 +15,7 @@ import types
 import numba as nb
 import numpy as np
 
+from simcore import rng, solver as search
 from simcore.cards import lowest_bit
 from simcore.errors import SimcoreError
 
@@ -23,6 +24,11 @@ PIMC = 10000
 MAX_WORLDS = 10000
 
 _PIMC_NAME = re.compile(r"pimc:(\d+)")
+
+# The slots every game's search context (its ``new_context`` tuple) starts with: the solver
+# table, the sampler's scratch, its inputs (need, masks) and the world drawn (pub), the
+# options' sums, and the solver's moves and values.
+C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = range(8)
 
 
 def search_id(name, default_worlds: int) -> int | None:
@@ -97,6 +103,26 @@ def played_by(view, first, n, seat):
         if view[c] == seat:
             count += 1
     return count
+
+
+_new_tables = nb.njit(cache=True)(search.new_tables)
+
+
+@nb.njit(cache=True)
+def new_table(table_bits, budget):
+    """A block's solver table (``2**table_bits`` entries); ``budget`` > 0 caps every solve's
+    nodes (a solve that runs out returns -1)."""
+    tab = search.table_of(_new_tables(1, table_bits), 0)
+    if budget > 0:
+        search.set_budget(tab, budget)
+    return tab
+
+
+@nb.njit(cache=True)
+def decision_stream(slot, st, seat, kind, salt):
+    """A decision's own stream into ``slot[0]``: a function of the deal's policy stream state
+    (not advanced), the seat, the kind of decision and ``salt`` (e.g. the cards played)."""
+    slot[0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
 
 
 def home(fn, name: str, filename: str):

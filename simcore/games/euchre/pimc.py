@@ -36,7 +36,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling, solver as search
+from simcore import sampling
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
 from simcore.games import searching
 from simcore.games.euchre import engine, policies, solver
@@ -48,7 +48,8 @@ from simcore.games.euchre.layout import (HAND_SIZE, N_SEATS, V_ACTIVE, V_ALONE_D
                                          V_TRICKS, V_TRUMP, V_UPCARD, V_VOIDS)
 from simcore.games.euchre.scoring import hand_points
 from simcore.games.searching import (DD, MAX_WORLDS, PIMC, PlayPolicies, best_card,  # noqa: F401
-                                     check_choice, is_search, n_worlds, played_by, search_kernels)
+                                     check_choice, decision_stream, is_search, n_worlds, new_table,
+                                     played_by, search_kernels)
 
 DEFAULT_WORLDS = 32
 KITTY = N_SEATS  # holder 4: the kitty (3 cards and the upcard, or the dealer's discard)
@@ -80,14 +81,11 @@ NOTES = (
 # ---------------------------------------------------------------- the search context
 
 
-_new_tables = nb.njit(cache=True)(search.new_tables)
-
-
 @nb.njit(cache=True)
 def new_context(hands):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees)."""
-    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
+    tab = new_table(solver.TABLE_BITS, 0)
     sc = sampling.new_scratch(MAX_STATES)
     need = np.zeros(HOLDERS, np.int64)
     masks = np.zeros((3, HOLDERS), np.uint64)  # allowed, known, drawn
@@ -105,7 +103,7 @@ def new_context(hands):
 def _seed(ctx, st, seat, kind, salt):
     """The decision's own stream: a function of the deal's stream state (not advanced), the
     seat, the kind of decision and what has been played (``salt``)."""
-    ctx[10][0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+    decision_stream(ctx[10], st, seat, kind, salt)
 
 
 # ---------------------------------------------------------------- facts -> sampler inputs

@@ -86,28 +86,10 @@ GAME_ROW = np.dtype(
     align=True,
 )
 
-_SEATS = range(N_SEATS)
-_SIDES = range(2)
-HAND_COLUMNS = (
-    ["seed", "deal", "game", "hand_no", "dealer"]
-    + [f"hand{s}" for s in _SEATS]
-    + [f"dealt{s}" for s in _SEATS]
-    + [f"passed{s}" for s in _SEATS]
-    + [f"bid{s}" for s in _SEATS]
-    + [f"blind{s}" for s in _SEATS]
-    + [f"tricks{s}" for s in _SEATS]
-    + [f"contract{p}" for p in _SIDES]
-    + [f"score{p}" for p in _SIDES]
-    + [f"bags{p}" for p in _SIDES]
-    + [f"nil_points{p}" for p in _SIDES]
-    + [f"bag_penalty{p}" for p in _SIDES]
-    + ["spades_broken_trick"]
-    + [f"total{p}" for p in _SIDES]
-    + [f"total_bags{p}" for p in _SIDES]
-)
-GAME_COLUMNS = (
-    ["seed", "game", "hands"]
-    + [f"final{p}" for p in _SIDES]
-    + ["winner"]
-    + [f"final_bags{p}" for p in _SIDES]
-)
+HAND_COLUMNS = list(column_names(
+    "seed", "deal", "game", "hand_no", "dealer", ("hand", N_SEATS), ("dealt", N_SEATS),
+    ("passed", N_SEATS), ("bid", N_SEATS), ("blind", N_SEATS), ("tricks", N_SEATS),
+    ("contract", 2), ("score", 2), ("bags", 2), ("nil_points", 2), ("bag_penalty", 2),
+    "spades_broken_trick", ("total", 2), ("total_bags", 2)))
+GAME_COLUMNS = list(column_names("seed", "game", "hands", ("final", 2), "winner",
+                                 ("final_bags", 2)))

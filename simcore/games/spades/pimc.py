@@ -38,9 +38,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling, solver as search
-from simcore.games.searching import (DD, PIMC, PlayPolicies, best_card, n_worlds, played_by,  # noqa: F401
-                                     search_kernels)
+from simcore import sampling
+from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
+                                     C_VALUES, DD, PlayPolicies, best_card, decision_stream,
+                                     n_worlds, new_table, played_by, search_kernels)
+from simcore.games.searching import PIMC  # noqa: F401  (pimc:W is PIMC + W)
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
 from simcore.tricks import follow_mask
 from simcore.games.spades import engine, policies, solver
@@ -73,10 +75,7 @@ NOTES = (
 
 # ---------------------------------------------------------------- the search context
 
-_new_tables = nb.njit(cache=True)(search.new_tables)
-
 # context slots
-C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = 0, 1, 2, 3, 4, 5, 6, 7
 C_TRICK, C_SPADE_ONLY, C_ST, C_HANDS, C_PASSED, C_RULES, C_RVIEW, C_RHANDS = (
     8, 9, 10, 11, 12, 13, 14, 15)
 C_SIDE, C_NILV, C_TRICKS4 = 16, 17, 18
@@ -87,8 +86,7 @@ def new_context(hands, passed, rules):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees), ``passed`` the blind-nil
     exchange, ``rules`` the rules vector."""
-    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
-    search.set_budget(tab, BUDGET)
+    tab = new_table(solver.TABLE_BITS, BUDGET)
     return (tab, sampling.new_scratch(MAX_STATES), np.zeros(N_SEATS, np.int64),
             np.zeros((3, N_SEATS), np.uint64), np.zeros(N_SEATS, np.uint64),
             np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
@@ -111,7 +109,7 @@ def seen_card(ctx, view, seat, card, i):
 def _seed(ctx, st, seat, kind, salt):
     """The decision's own stream: a function of the policy stream's state (not advanced), the
     seat, the kind of decision and how many cards have been played (``salt``)."""
-    ctx[C_ST][0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+    decision_stream(ctx[C_ST], st, seat, kind, salt)
 
 
 # ---------------------------------------------------------------- facts -> sampler inputs

@@ -28,9 +28,11 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling, solver as search
+from simcore import sampling
 from simcore.rng import shuffle
-from simcore.games.searching import (DD, PIMC, PlayPolicies, best_card, n_worlds, played_by,
+from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
+                                     C_VALUES, DD, PIMC, PlayPolicies, best_card,
+                                     decision_stream, n_worlds, new_table, played_by,
                                      search_kernels)
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
 from simcore.tricks import follow_mask, trick_winner_at
@@ -95,9 +97,6 @@ NOTES = (
 
 # ---------------------------------------------------------------- the search context
 
-_new_tables = nb.njit(cache=True)(search.new_tables)
-
-C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = 0, 1, 2, 3, 4, 5, 6, 7
 C_TRICK, C_VOIDS, C_ST, C_HANDS, C_RVIEW, C_RHANDS, C_POINTS, C_DELTA = (
     8, 9, 10, 11, 12, 13, 14, 15)
 C_CALLS, C_CALL_N, C_ST2, C_DECK = 16, 17, 18, 19
@@ -112,8 +111,7 @@ CALL_SUM, CALL_TIE, CALL_FRIEND = 0, 1, 2
 def new_context(hands):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees)."""
-    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
-    search.set_budget(tab, BUDGET)
+    tab = new_table(solver.TABLE_BITS, BUDGET)
     return (tab, sampling.new_scratch(MAX_STATES), np.zeros(HOLDERS, np.int64),
             np.zeros((3, HOLDERS), np.uint64), np.zeros(HOLDERS, np.uint64),
             np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
@@ -136,7 +134,7 @@ def seen_card(ctx, view, seat, card, i, led_suit):
 
 @nb.njit(cache=True)
 def _seed(ctx, st, seat, kind, salt):
-    ctx[C_ST][0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+    decision_stream(ctx[C_ST], st, seat, kind, salt)
 
 
 # ---------------------------------------------------------------- facts
