@@ -9,6 +9,7 @@ hook tells a searching seat by ``policy >= DD``).
 
 from __future__ import annotations
 
+import inspect
 import re
 import types
 
@@ -130,6 +131,21 @@ def home(fn, name: str, filename: str):
     code is an engine's: after editing the engine, delete that file's cache)."""
     code = fn.__code__.replace(co_filename=filename, co_name=name, co_qualname=name)
     return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+
+
+def search_hook(search_fn, builtin_fn):
+    """A search kernel's hook: ``search_fn(policy, ..., ctx)`` for a searching policy id
+    (``policy >= DD``), else the built-in ``builtin_fn`` on the same leading arguments (all of
+    them, or all but the context).  Written out with ``search_fn``'s argument names and
+    inlined, as Numba cannot inline ``*args``."""
+    names = list(inspect.signature(search_fn.py_func).parameters)
+    n_builtin = len(inspect.signature(builtin_fn.py_func).parameters)
+    args, builtin_args = ", ".join(names), ", ".join(names[:n_builtin])
+    source = (f"def hook({args}):\n    if {names[0]} >= DD:\n        return search({args})\n"
+              f"    return builtin({builtin_args})\n")
+    scope = {"DD": DD, "search": search_fn, "builtin": builtin_fn}
+    exec(source, scope)
+    return nb.njit(inline="always")(scope["hook"])
 
 
 def search_kernels(kernels_with, filename: str, names, **hooks):

@@ -49,7 +49,7 @@ from simcore.games.euchre.layout import (HAND_SIZE, N_SEATS, V_ACTIVE, V_ALONE_D
 from simcore.games.euchre.scoring import hand_points
 from simcore.games.searching import (DD, MAX_WORLDS, PIMC, PlayPolicies, best_card,  # noqa: F401
                                      check_choice, decision_stream, is_search, n_worlds, new_table,
-                                     played_by, search_kernels)
+                                     played_by, search_hook, search_kernels)
 
 DEFAULT_WORLDS = 32
 KITTY = N_SEATS  # holder 4: the kitty (3 cards and the upcard, or the dealer's discard)
@@ -508,46 +508,12 @@ def search_go_alone(policy, seat, hand, view, st, ctx):
 # ---------------------------------------------------------------- kernel hooks
 
 
-@nb.njit(inline="always", cache=True)
-def play_card(policy, seat, hand, legal, view, st, ctx):
-    if policy >= DD:
-        return search_card(policy, seat, hand, legal, view, st, ctx)
-    return policies.builtin_play(policy, seat, hand, legal, view, st)
-
-
-@nb.njit(inline="always", cache=True)
-def order_up(policy, seat, dealer, hand, upcard, st, ctx):
-    if policy >= DD:
-        return search_order_up(policy, seat, dealer, hand, upcard, st, ctx)
-    return policies.order_up(policy, seat, dealer, hand, upcard, st, ctx)
-
-
-@nb.njit(inline="always", cache=True)
-def name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
-    if policy >= DD:
-        return search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx)
-    return policies.name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx)
-
-
-@nb.njit(inline="always", cache=True)
-def pickup(policy, hand, upcard, trump, st, view, ctx):
-    if policy >= DD:
-        return search_pickup(policy, hand, upcard, trump, st, view, ctx)
-    return policies.pickup(policy, hand, upcard, trump, st, view, ctx)
-
-
-@nb.njit(inline="always", cache=True)
-def discard(policy, hand, upcard, trump, st, view, ctx):
-    if policy >= DD:
-        return search_discard(policy, hand, upcard, trump, st, view, ctx)
-    return policies.discard(policy, hand, upcard, trump, st, view, ctx)
-
-
-@nb.njit(inline="always", cache=True)
-def go_alone(policy, seat, hand, view, st, ctx):
-    if policy >= DD:
-        return search_go_alone(policy, seat, hand, view, st, ctx)
-    return policies.go_alone(policy, seat, hand, view, st, ctx)
+play_card = search_hook(search_card, policies.builtin_play)
+order_up = search_hook(search_order_up, policies.order_up)
+name_trump = search_hook(search_name_trump, policies.name_trump)
+pickup = search_hook(search_pickup, policies.pickup)
+discard = search_hook(search_discard, policies.discard)
+go_alone = search_hook(search_go_alone, policies.go_alone)
 
 
 _kernel = None

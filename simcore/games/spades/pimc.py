@@ -41,7 +41,8 @@ import numpy as np
 from simcore import sampling
 from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
                                      C_VALUES, DD, PlayPolicies, best_card, decision_stream,
-                                     n_worlds, new_table, played_by, search_kernels)
+                                     n_worlds, new_table, played_by, search_hook,
+                                     search_kernels)
 from simcore.games.searching import PIMC  # noqa: F401  (pimc:W is PIMC + W)
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
 from simcore.tricks import follow_mask
@@ -396,18 +397,8 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
 # ---------------------------------------------------------------- kernel hooks
 
 
-@nb.njit(inline="always", cache=True)
-def play_card(policy, seat, hand, legal, view, st, ctx):
-    if policy >= DD:
-        return search_card(policy, seat, hand, legal, view, st, ctx)
-    return policies.builtin_play(policy, seat, hand, legal, view, st)
-
-
-@nb.njit(inline="always", cache=True)
-def bid_for(bid_policy, nil_mode, seat, hand, view, st, ctx):
-    if bid_policy >= DD:
-        return search_bid(bid_policy, nil_mode, seat, hand, view, st, ctx)
-    return policies.choose_bid(bid_policy, nil_mode, seat, hand, view, st)
+play_card = search_hook(search_card, policies.builtin_play)
+bid_for = search_hook(search_bid, policies.choose_bid)
 
 
 @nb.njit(inline="always", cache=True)

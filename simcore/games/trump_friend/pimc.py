@@ -33,7 +33,7 @@ from simcore.rng import shuffle
 from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
                                      C_VALUES, DD, PIMC, PlayPolicies, best_card,
                                      decision_stream, n_worlds, new_table, played_by,
-                                     search_kernels)
+                                     search_hook, search_kernels)
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
 from simcore.tricks import follow_mask, trick_winner_at
 from simcore.games.trump_friend import engine, policies, solver
@@ -516,11 +516,7 @@ def declare(trump_policy, friend_policy, seat_policies, declarer, hand, st, ctx)
     return trump, policies.choose_friend(friend_policy, hand, trump, st)
 
 
-@nb.njit(inline="always", cache=True)
-def play_card(policy, seat, hand, legal, view, st, ctx):
-    if policy >= DD:
-        return search_card(policy, seat, hand, legal, view, st, ctx)
-    return policies.builtin_play(policy, seat, hand, legal, view, st)
+play_card = search_hook(search_card, policies.builtin_play)
 
 
 _kernels = None
