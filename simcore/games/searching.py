@@ -149,14 +149,24 @@ def search_hook(search_fn, builtin_fn):
 
 
 def search_kernels(kernels_with, filename: str, names, **hooks):
-    """An engine's kernels rebuilt around a search module's ``hooks`` and given that module's
-    file (``filename``) as their cached home: ``kernels_with(jit, **hooks)`` returns the plain
-    kernels (one, or a tuple in the order of ``names``), each jitted parallel under its name."""
-    plain = kernels_with(lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, filename)),
-                         **hooks)
-    kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, filename))
-                    for f, name in zip(plain if isinstance(plain, tuple) else (plain,), names))
-    return kernels if isinstance(plain, tuple) else kernels[0]
+    """The search kernels of a game, as a function that builds them on its first call (they
+    compile then, and are cached on disk) and returns them: an engine's kernels rebuilt around
+    a search module's ``hooks``, with that module's file (``filename``) as their cached home.
+    ``kernels_with(jit, **hooks)`` returns the plain kernels (one, or a tuple in the order of
+    ``names``), each jitted parallel under its name."""
+    built = []
+
+    def kernels():
+        if not built:
+            plain = kernels_with(
+                lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, filename)), **hooks)
+            jitted = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, filename))
+                           for f, name in zip(plain if isinstance(plain, tuple) else (plain,),
+                                              names))
+            built.append(jitted if isinstance(plain, tuple) else jitted[0])
+        return built[0]
+
+    return kernels
 
 
 @nb.njit(cache=True)

@@ -31,29 +31,27 @@ pass -2, or a take: depth << 52 | meld), 1 play (0 stop, or a meld / lay-off / k
 
 def config(rules: Rules) -> np.ndarray:
     cfg = np.zeros(engine.N_CFG, np.int64)
-    cfg[engine.C_PLAYERS] = rules.players
-    cfg[engine.C_HAND] = rules.hand_size
-    cfg[engine.C_CUT5] = rules.two_player_cut5
-    cfg[engine.C_LAYOFF_LIMIT] = rules.layoff_cap
+    for index, name in _CFG_FIELDS:
+        cfg[index] = int(getattr(rules, name))
     cfg[engine.C_LIMIT_TABLE] = rules.layoff_limit_scope == "table"
-    cfg[engine.C_DARK_LAYOFFS] = rules.dark_knock_layoffs
-    cfg[engine.C_QKA_CLOSED] = rules.qka_closed
-    cfg[engine.C_KNOCK_VALUE] = rules.knock_card_value
-    cfg[engine.C_DARK_MULT] = rules.dark_knock_multiplier
-    cfg[engine.C_UNOPENED_MULT] = rules.unopened_multiplier
-    cfg[engine.C_NGO_PENALTY] = rules.ngo_penalty
     cfg[engine.C_NGO_REVERSE] = ("next_deal_only", "toggle", "off").index(rules.ngo_reverse)
-    cfg[engine.C_TARGET] = rules.target
     cfg[engine.C_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
-    cfg[engine.C_MAY_DISCARD_TAKEN] = rules.may_discard_taken_card
-    cfg[engine.C_SPETO100] = rules.speto_knock_100
-    cfg[engine.C_HEAD_BONUS] = rules.head_card_bonus
-    cfg[engine.C_HEAD_FEED] = rules.head_feed_penalty
-    cfg[engine.C_LAYOFF_DISCARD] = rules.layoff_discard_penalty
-    cfg[engine.C_FULL_DISCARD] = rules.full_discard_penalty
-    cfg[engine.C_SPETO_FEED] = rules.speto_feed_penalty
-    cfg[engine.C_SPETO_DISCARD] = rules.speto_discard_penalty
     return cfg
+
+
+# the options the kernels read as they are (numbers, and booleans as 0/1)
+_CFG_FIELDS = (
+    (engine.C_PLAYERS, "players"), (engine.C_HAND, "hand_size"),
+    (engine.C_CUT5, "two_player_cut5"), (engine.C_LAYOFF_LIMIT, "layoff_cap"),
+    (engine.C_DARK_LAYOFFS, "dark_knock_layoffs"), (engine.C_QKA_CLOSED, "qka_closed"),
+    (engine.C_KNOCK_VALUE, "knock_card_value"), (engine.C_DARK_MULT, "dark_knock_multiplier"),
+    (engine.C_UNOPENED_MULT, "unopened_multiplier"), (engine.C_NGO_PENALTY, "ngo_penalty"),
+    (engine.C_TARGET, "target"), (engine.C_MAY_DISCARD_TAKEN, "may_discard_taken_card"),
+    (engine.C_SPETO100, "speto_knock_100"), (engine.C_HEAD_BONUS, "head_card_bonus"),
+    (engine.C_HEAD_FEED, "head_feed_penalty"), (engine.C_LAYOFF_DISCARD, "layoff_discard_penalty"),
+    (engine.C_FULL_DISCARD, "full_discard_penalty"), (engine.C_SPETO_FEED, "speto_feed_penalty"),
+    (engine.C_SPETO_DISCARD, "speto_discard_penalty"),
+)
 
 
 def _check(bad: np.ndarray):

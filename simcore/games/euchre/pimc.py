@@ -516,16 +516,8 @@ discard = search_hook(search_discard, policies.discard)
 go_alone = search_hook(search_go_alone, policies.go_alone)
 
 
-_kernel = None
-
-
-def kernel():
-    """The batch kernel of runs with a search policy (built and compiled on first use,
-    cached on disk): the engine's kernel with this module's hooks."""
-    global _kernel
-    if _kernel is None:
-        _kernel = search_kernels(
-            engine.kernel_with, __file__, ("search_batch_kernel",), play_card=play_card,
-            order_up=order_up, name_trump=name_trump, pickup=pickup, discard=discard,
-            go_alone=go_alone, search_context=new_context)
-    return _kernel
+# the batch kernel of runs with a search policy: ``kernel()``
+kernel = search_kernels(engine.kernel_with, __file__, ("search_batch_kernel",),
+                        play_card=play_card, order_up=order_up, name_trump=name_trump,
+                        pickup=pickup, discard=discard, go_alone=go_alone,
+                        search_context=new_context)

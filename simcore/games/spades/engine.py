@@ -130,6 +130,17 @@ def deal(st, deck, hands):
 
 
 @nb.njit(inline="always", cache=True)
+def legal_cards(hand, i, led, must_break, broken):
+    """The cards ``hand`` may play as the trick's i-th card, ``led`` the suit led: SP-8, and
+    SP-7 (no spade lead before spades break, unless the hand holds nothing else)."""
+    if i > 0:
+        return follow_mask(hand, led)
+    if must_break and not broken and (hand & ~SPADE_CARDS):
+        return hand & ~SPADE_CARDS
+    return hand
+
+
+@nb.njit(inline="always", cache=True)
 def blind_nil_allowed(rules, view, seat):
     """SP-6: blind nil is on and the seat's side trails by at least the minimum deficit."""
     if not rules[R_BLIND_NIL]:
@@ -233,12 +244,7 @@ def play_tricks(st, hands, leader, must_break, policies, view, plays, winners, r
             view[V_NPLAYED] = i
             seat = (leader + i) & 3
             hand = hands[seat]
-            if i == 0:
-                legal = hand
-                if must_break and not broken and (hand & ~SPADE_CARDS):
-                    legal = hand & ~SPADE_CARDS  # SP-7: no spade lead before they break
-            else:
-                legal = follow_mask(hand, led)  # SP-8
+            legal = legal_cards(hand, i, led, must_break, broken)
             card = play_card(policies[seat], seat, hand, legal, view, st, ctx)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 return -2

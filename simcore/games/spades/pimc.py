@@ -45,10 +45,9 @@ from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SU
                                      search_kernels)
 from simcore.games.searching import PIMC  # noqa: F401  (pimc:W is PIMC + W)
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
-from simcore.tricks import follow_mask
 from simcore.games.spades import engine, policies, solver
 from simcore.games.spades.layout import (ALL_CARDS, N_SEATS, N_TRICKS, R_BAG_LIMIT, R_BAG_PENALTY,
-                                         R_BLIND_NIL_VALUE, R_MUST_BREAK, R_NIL_VALUE, SPADE_CARDS,
+                                         R_BLIND_NIL_VALUE, R_MUST_BREAK, R_NIL_VALUE,
                                          SPADES, V_BAGS, V_BIDS, V_BLIND, V_BROKEN, V_DEALER,
                                          V_LEADER, V_NPLAYED, V_PLAYED, V_PLAYED_BY, V_TRICK,
                                          V_TRICK_CARDS, V_TRICKS, V_VOIDS, VIEW_SIZE)
@@ -227,12 +226,7 @@ def rollout(rv, rh, card, must_break, st):
             rv[V_NPLAYED] = i
             s = (leader + i) & 3
             hand = rh[s]
-            if i == 0:
-                legal = hand
-                if must_break and not broken and (hand & ~SPADE_CARDS):
-                    legal = hand & ~SPADE_CARDS
-            else:
-                legal = follow_mask(hand, rv[V_TRICK_CARDS] // 13)
+            legal = engine.legal_cards(hand, i, rv[V_TRICK_CARDS] // 13, must_break, broken)
             c = card if card >= 0 else policies.heuristic_play(s, hand, legal, rv, st)
             card = -1
             rh[s] = hand & ~bit(c)
@@ -417,18 +411,9 @@ def exchange_mode(bid_policy, mode):
     return engine.exchange_mode(bid_policy, mode)
 
 
-_kernels = None
-
-
-def kernels():
-    """(hands kernel, games kernel) of runs with a search policy (built and compiled on first
-    use, cached on disk): the engine's kernels with this module's hooks."""
-    global _kernels
-    if _kernels is None:
-        _kernels = search_kernels(engine.kernels_with, __file__,
-                                  ("search_hands_kernel", "search_games_kernel"),
-                                  play_card=play_card, bid_for=bid_for, seen_card=seen_card,
-                                  choose_blind_nil=choose_blind_nil, exchange_mode=exchange_mode,
-                                  search_context=new_context)
-    return _kernels
-
+# (hands kernel, games kernel) of runs with a search policy: ``kernels()``
+kernels = search_kernels(engine.kernels_with, __file__,
+                         ("search_hands_kernel", "search_games_kernel"),
+                         play_card=play_card, bid_for=bid_for, seen_card=seen_card,
+                         choose_blind_nil=choose_blind_nil, exchange_mode=exchange_mode,
+                         search_context=new_context)

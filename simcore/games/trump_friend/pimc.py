@@ -519,17 +519,8 @@ def declare(trump_policy, friend_policy, seat_policies, declarer, hand, st, ctx)
 play_card = search_hook(search_card, policies.builtin_play)
 
 
-_kernels = None
-
-
-def kernels():
-    """(hands kernel, games kernel) of runs with a search policy (compiled on first use,
-    cached on disk): the engine's kernels with this module's hooks."""
-    global _kernels
-    if _kernels is None:
-        _kernels = search_kernels(engine.kernels_with, __file__,
-                                  ("search_hands_kernel", "search_games_kernel"),
-                                  play_card=play_card, seen_card=seen_card, declare=declare,
-                                  search_context=new_context, SEARCH=True)
-    return _kernels
-
+# (hands kernel, games kernel) of runs with a search policy: ``kernels()``
+kernels = search_kernels(engine.kernels_with, __file__,
+                         ("search_hands_kernel", "search_games_kernel"),
+                         play_card=play_card, seen_card=seen_card, declare=declare,
+                         search_context=new_context, SEARCH=True)
