@@ -247,7 +247,7 @@ def constrained_deal(seed, a, b, st, deck_ids, sizes, shuffle_kind, fixed, conds
     return n
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)
 def first_seat(seed, a, first, n_seats, st):
     """The first dealer (or declarer) of deal or game ``a``: the rules' fixed seat ``first``,
     or (first < 0) ``below(n_seats)`` from its own stream (seed, a, 0, 1), so a fixed seat

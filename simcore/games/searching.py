@@ -16,7 +16,7 @@ import types
 import numba as nb
 import numpy as np
 
-from simcore import rng, solver as search
+from simcore import rng, sampling, solver as search
 from simcore.cards import lowest_bit
 from simcore.errors import SimcoreError
 
@@ -117,6 +117,18 @@ def new_table(table_bits, budget):
     if budget > 0:
         search.set_budget(tab, budget)
     return tab
+
+
+@nb.njit(cache=True)
+def context_head(table_bits, budget, max_states, holders):
+    """The slots ``C_TAB`` ... ``C_VALUES`` of a block's search context, for a sampler over
+    ``holders`` hands (the seats, and a kitty where the game has one): a solver table
+    (:func:`new_table`), sampler scratch for ``max_states`` capacity states, need, masks
+    (allowed, known, drawn), the world drawn, and 16 sums, moves and values."""
+    return (new_table(table_bits, budget), sampling.new_scratch(max_states),
+            np.zeros(holders, np.int64), np.zeros((3, holders), np.uint64),
+            np.zeros(holders, np.uint64), np.zeros(16, np.int64), np.zeros(16, np.int64),
+            np.zeros(16, np.int64))
 
 
 @nb.njit(cache=True)

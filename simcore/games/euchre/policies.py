@@ -146,23 +146,32 @@ def lone_hand(hand, trump):
 def best_discard(hand, upcard, trump):
     """EU-8 discard: the weakest off-suit card, preferring to void a suit and to keep aces;
     the lowest trump only when every other card is a trump.  Never the upcard."""
-    pool = hand & ~bit(upcard)
+    return _lowest_off_suit(hand & ~bit(upcard), trump, True)
+
+
+@nb.njit(inline="always", cache=True)
+def _lowest_off_suit(cards, trump, discard):
+    """The lowest card of an off suit of ``cards``, the suits ranked by their lowest card and
+    (``discard``) preferring a suit it voids and keeping aces, else preferring the shortest
+    suit on ties; the lowest trump when ``cards`` holds nothing else."""
     best = -1
     best_key = 1 << 30
     for s in range(4):
         if s == trump:
             continue
-        sm = suit_mask(pool, s)
-        if sm == 0:
-            continue
-        low = lowest_bit(sm)
-        key = 100 * (low == _ACE) + 10 * (popcount(sm) != 1) + low
-        if key < best_key:
-            best_key = key
-            best = 13 * s + low
+        sm = suit_mask(cards, s)
+        if sm:
+            low = lowest_bit(sm)
+            if discard:
+                key = 100 * (low == _ACE) + 10 * (popcount(sm) != 1) + low
+            else:
+                key = 8 * low + popcount(sm)
+            if key < best_key:
+                best_key = key
+                best = 13 * s + low
     if best >= 0:
         return best
-    return 13 * trump + lowest_bit(suit_mask(pool, trump))
+    return 13 * trump + lowest_bit(suit_mask(cards, trump))
 
 
 @nb.njit(cache=True)
@@ -296,21 +305,7 @@ def random_play(seat, hand, legal, view, st):
 def weakest(legal, trump):
     """The card to throw: the lowest off-suit card (from the shortest suit on ties), else the
     lowest trump."""
-    best = -1
-    best_key = 1 << 30
-    for s in range(4):
-        if s == trump:
-            continue
-        sm = suit_mask(legal, s)
-        if sm:
-            low = lowest_bit(sm)
-            key = 8 * low + popcount(sm)
-            if key < best_key:
-                best_key = key
-                best = 13 * s + low
-    if best >= 0:
-        return best
-    return 13 * trump + lowest_bit(suit_mask(legal, trump))
+    return _lowest_off_suit(legal, trump, False)
 
 
 @nb.njit(cache=True)

@@ -35,19 +35,17 @@ V_TARGET = 30
 V_PLAYED_BY = 31  # 52 slots: seat that played each card, -1 if not yet played
 VIEW_SIZE = V_PLAYED_BY + 52
 
-# The rules as an int64 vector for the kernels (built from ``Rules`` by ``rules_vector``).
-R_TARGET = 0
-R_BAG_LIMIT = 1
-R_BAG_PENALTY = 2
-R_NIL_VALUE = 3
-R_BLIND_NIL = 4
-R_BLIND_NIL_VALUE = 5
-R_BLIND_MIN_DEFICIT = 6
-R_BLIND_BEFORE_BIDDING = 7  # blind_nil_timing: 0 own_turn, 1 before_bidding
-R_MAX_HANDS = 8
-R_MUST_BREAK = 9  # 1: SP-7 (no spade lead before spades are broken); 0: spades may be led any time
-R_FIRST_DEALER = 10  # SP-3: the first dealer's seat, or -1: drawn from the game's seed
-N_RULES = 11
+# The rules as an int64 vector for the kernels (built from ``Rules`` by ``rules_vector``): these
+# options in this order, numbers as they are and booleans 0/1; blind_nil_timing 0 own_turn, 1
+# before_bidding; must_break_spades 1: SP-7 (no spade lead before spades are broken);
+# first_dealer (SP-3) the first dealer's seat, or -1: drawn from the game's seed.
+RULES_VECTOR = ("target", "bag_limit", "bag_penalty", "nil_value", "blind_nil", "blind_nil_value",
+                "blind_nil_min_deficit", "blind_nil_timing", "max_hands", "must_break_spades",
+                "first_dealer")
+(R_TARGET, R_BAG_LIMIT, R_BAG_PENALTY, R_NIL_VALUE, R_BLIND_NIL, R_BLIND_NIL_VALUE,
+ R_BLIND_MIN_DEFICIT, R_BLIND_BEFORE_BIDDING, R_MAX_HANDS, R_MUST_BREAK,
+ R_FIRST_DEALER) = range(len(RULES_VECTOR))
+N_RULES = len(RULES_VECTOR)
 
 # Hand rows are written column by column into (rows, k) views of (k, rows) arrays, so every
 # column is contiguous and the polars frame takes it without a copy (a serial copy of record

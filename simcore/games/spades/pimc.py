@@ -40,8 +40,8 @@ import numpy as np
 
 from simcore import sampling
 from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
-                                     C_VALUES, DD, PlayPolicies, best_card, decision_stream,
-                                     n_worlds, new_table, played_by, search_hook,
+                                     C_VALUES, DD, PlayPolicies, best_card, context_head,
+                                     decision_stream, n_worlds, played_by, search_hook,
                                      search_kernels)
 from simcore.games.searching import PIMC  # noqa: F401  (pimc:W is PIMC + W)
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
@@ -86,10 +86,7 @@ def new_context(hands, passed, rules):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees), ``passed`` the blind-nil
     exchange, ``rules`` the rules vector."""
-    tab = new_table(solver.TABLE_BITS, BUDGET)
-    return (tab, sampling.new_scratch(MAX_STATES), np.zeros(N_SEATS, np.int64),
-            np.zeros((3, N_SEATS), np.uint64), np.zeros(N_SEATS, np.uint64),
-            np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
+    return context_head(solver.TABLE_BITS, BUDGET, MAX_STATES, N_SEATS) + (
             np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64), np.zeros(1, np.uint64),
             hands, passed, rules, np.zeros(VIEW_SIZE, np.int64), np.zeros(N_SEATS, np.uint64),
             np.zeros(16, np.int64), np.zeros((N_SEATS, 16), np.int64), np.zeros(N_SEATS, np.int64))

@@ -50,20 +50,8 @@ class Rules(RulesBase):
 
 
 def rules_vector(rules: Rules) -> np.ndarray:
-    """The options as the int64 vector the kernels read (indices ``layout.R_*``)."""
-    v = np.zeros(layout.N_RULES, np.int64)
-    for index, name in _VECTOR_FIELDS:
-        v[index] = int(getattr(rules, name))
-    v[layout.R_BLIND_BEFORE_BIDDING] = int(rules.blind_nil_timing == "before_bidding")
-    v[layout.R_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
-    return v
-
-
-# the options the vector holds as they are (numbers, and booleans as 0/1)
-_VECTOR_FIELDS = (
-    (layout.R_TARGET, "target"), (layout.R_BAG_LIMIT, "bag_limit"),
-    (layout.R_BAG_PENALTY, "bag_penalty"), (layout.R_NIL_VALUE, "nil_value"),
-    (layout.R_BLIND_NIL, "blind_nil"), (layout.R_BLIND_NIL_VALUE, "blind_nil_value"),
-    (layout.R_BLIND_MIN_DEFICIT, "blind_nil_min_deficit"), (layout.R_MAX_HANDS, "max_hands"),
-    (layout.R_MUST_BREAK, "must_break_spades"),
-)
+    """The options as the int64 vector the kernels read (``layout.RULES_VECTOR``)."""
+    values = {name: getattr(rules, name) for name in layout.RULES_VECTOR}
+    values["blind_nil_timing"] = values["blind_nil_timing"] == "before_bidding"
+    values["first_dealer"] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
+    return np.array([int(values[name]) for name in layout.RULES_VECTOR], np.int64)

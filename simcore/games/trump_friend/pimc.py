@@ -31,9 +31,9 @@ import numpy as np
 from simcore import sampling
 from simcore.rng import shuffle
 from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
-                                     C_VALUES, DD, PIMC, PlayPolicies, best_card,
-                                     decision_stream, n_worlds, new_table, played_by,
-                                     search_hook, search_kernels)
+                                     C_VALUES, DD, PIMC, PlayPolicies, best_card, context_head,
+                                     decision_stream, n_worlds, played_by, search_hook,
+                                     search_kernels)
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
 from simcore.tricks import follow_mask, trick_winner_at
 from simcore.games.trump_friend import engine, policies, solver
@@ -111,10 +111,7 @@ CALL_SUM, CALL_TIE, CALL_FRIEND = 0, 1, 2
 def new_context(hands):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees)."""
-    tab = new_table(solver.TABLE_BITS, BUDGET)
-    return (tab, sampling.new_scratch(MAX_STATES), np.zeros(HOLDERS, np.int64),
-            np.zeros((3, HOLDERS), np.uint64), np.zeros(HOLDERS, np.uint64),
-            np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
+    return context_head(solver.TABLE_BITS, BUDGET, MAX_STATES, HOLDERS) + (
             np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64), np.zeros(1, np.uint64),
             hands, np.zeros(VIEW_SIZE, np.int64), np.zeros(N_SEATS, np.uint64),
             np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64),
