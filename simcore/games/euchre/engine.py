@@ -319,16 +319,10 @@ def play_tricks_random(st, hands, trump, leader, active, tricks, plays, winners,
     return k
 
 
-@nb.njit(inline="always", cache=True)
-def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_turned, stick,
-                    pickup_optional, dec, policies, all_random, wide, small, row, plays, winners,
-                    predealt, order, masks, ctx):
-    """Deal, make trump, play and score one hand; write row ``row`` of the columns ``wide``
-    and ``small`` (``layout.W_*``, ``S_*``).  Returns False if a play policy made an illegal
-    play.  ``all_random``: every seat plays the built-in random policy (the fast path).
-
-    ``predealt``: simcore.dealing has dealt ``order``/``masks`` already (``st`` is just past
-    that deal, as it would be after ``deal``)."""
+@nb.njit(cache=True)
+def deal_row(st, deck, hands, seed, deal_id, dealer, wide, small, row, predealt, order, masks):
+    """Deal the hand (EU-6; ``predealt``: take simcore.dealing's ``order``/``masks``) and write
+    what row ``row`` knows before the bidding, the rest of it cleared.  Returns the upcard."""
     if predealt:
         for s in range(N_SEATS):
             hands[s] = masks[s]
@@ -352,6 +346,37 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
     small[row, S_ALONE_MAKER] = -1
     small[row, S_ALONE_DEFENDER] = -1
     small[row, S_N_PLAYS] = 0
+    return upcard
+
+
+@nb.njit(cache=True)
+def score_row(small, row, n, tricks, maker, alone_maker, alone_defender):
+    """Write the played hand's result to row ``row``: its ``n`` cards played, tricks per seat
+    and side, and each side's points (EU-16 ... EU-19)."""
+    small[row, S_N_PLAYS] = n
+    for s in range(N_SEATS):
+        small[row, S_TRICKS + s] = tricks[s]
+    for p in range(2):
+        small[row, S_SIDE_TRICKS + p] = tricks[p] + tricks[p + 2]
+    side = maker & 1
+    made, defended = hand_points(tricks[side] + tricks[side + 2], alone_maker >= 0,
+                                 alone_defender >= 0)
+    small[row, S_POINTS + side] = made
+    small[row, S_POINTS + 1 - side] = defended
+
+
+@nb.njit(inline="always", cache=True)
+def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_turned, stick,
+                    pickup_optional, dec, policies, all_random, wide, small, row, plays, winners,
+                    predealt, order, masks, ctx):
+    """Deal, make trump, play and score one hand; write row ``row`` of the columns ``wide``
+    and ``small`` (``layout.W_*``, ``S_*``).  Returns False if a play policy made an illegal
+    play.  ``all_random``: every seat plays the built-in random policy (the fast path).
+
+    ``predealt``: simcore.dealing has dealt ``order``/``masks`` already (``st`` is just past
+    that deal, as it would be after ``deal``)."""
+    upcard = deal_row(st, deck, hands, seed, deal_id, dealer, wide, small, row, predealt, order,
+                      masks)
     trump, maker, bid_round = make_trump(st, hands, dealer, upcard, allow_turned, stick, dec, ctx)
     small[row, S_TRUMP] = trump
     small[row, S_MAKER] = maker
@@ -396,16 +421,7 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
                         ctx)
     if n < 0:
         return False
-    small[row, S_N_PLAYS] = n
-    for s in range(N_SEATS):
-        small[row, S_TRICKS + s] = tricks[s]
-    for p in range(2):
-        small[row, S_SIDE_TRICKS + p] = tricks[p] + tricks[p + 2]
-    side = maker & 1
-    made, defended = hand_points(tricks[side] + tricks[side + 2], alone_maker >= 0,
-                                 alone_defender >= 0)
-    small[row, S_POINTS + side] = made
-    small[row, S_POINTS + 1 - side] = defended
+    score_row(small, row, n, tricks, maker, alone_maker, alone_defender)
     return True
 
 
