@@ -220,13 +220,20 @@ def deal_runs(st, deck, hands, n_hands, size):
     for i in range(52):
         deck[i] = i
     shuffle(st, deck, 52)
+    return hands_from_runs(deck, hands, n_hands, size, 52)
+
+
+@nb.njit(cache=True)
+def hands_from_runs(deck, hands, n_hands, size, n_cards):
+    """Hand h (of ``n_hands``) gets the h-th run of ``size`` cards of ``deck``; returns the
+    cards after the hands, up to ``n_cards``, as a mask."""
     for s in range(n_hands):
         h = np.uint64(0)
         for i in range(size * s, size * s + size):
             h |= bit(deck[i])
         hands[s] = h
     rest = np.uint64(0)
-    for i in range(size * n_hands, 52):
+    for i in range(size * n_hands, n_cards):
         rest |= bit(deck[i])
     return rest
 

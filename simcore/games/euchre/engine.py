@@ -10,7 +10,8 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS
-from simcore.dealing import SHUFFLE_SINGLE, deal_constrained, first_seat, is_constrained
+from simcore.dealing import (SHUFFLE_SINGLE, deal_constrained, first_seat, hands_from_runs,
+                             is_constrained)
 from simcore.games.base import block_range, no_search, rebind, record_game
 from simcore.rng import stream_key
 from simcore.tricks import follow_mask, trick_winner
@@ -131,14 +132,7 @@ def deal(st, deck, hands):
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-    for s in range(N_SEATS):
-        h = np.uint64(0)
-        for i in range(HAND_SIZE * s, HAND_SIZE * s + HAND_SIZE):
-            h |= card_bit(deck[i])
-        hands[s] = h
-    kitty = np.uint64(0)
-    for i in range(HAND_SIZE * N_SEATS, N_CARDS):
-        kitty |= card_bit(deck[i])
+    kitty = hands_from_runs(deck, hands, N_SEATS, HAND_SIZE, N_CARDS)
     return kitty, deck[HAND_SIZE * N_SEATS]
 
 

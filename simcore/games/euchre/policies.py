@@ -37,7 +37,7 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
-from simcore.tricks import beats, is_master
+from simcore.tricks import beating, beats, is_master
 from simcore.games.euchre.deck import BASE_DECK, card_to_trump, to_trump
 from simcore.games.euchre.draws import below, count, pick
 from simcore.games.euchre.layout import (V_ACTIVE, V_MAKER, V_NPLAYED, V_PICKED_UP, V_PLAYED,
@@ -341,13 +341,7 @@ def _lead(seat, hand, trump, unseen, maker):
 def _follow(legal, trump, unseen, best, led, partner_winning, last, second_hand):
     if partner_winning and (last or _holds(best, unseen, trump)):
         return weakest(legal, trump)
-    winners = np.uint64(0)
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - np.uint64(1)
-        if beats(c, best, trump):
-            winners |= bit(c)
+    winners = beating(legal, best, trump)
     if winners == 0:
         return weakest(legal, trump)
     trumping_in = led != trump and ((winners >> np.uint64(13 * trump)) & SUIT_BITS) != 0
