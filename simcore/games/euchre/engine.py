@@ -313,7 +313,7 @@ def play_tricks_random(st, hands, trump, leader, active, tricks, plays, winners,
     return k
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def deal_row(st, deck, hands, seed, deal_id, dealer, wide, small, row, predealt, order, masks):
     """Deal the hand (EU-6; ``predealt``: take simcore.dealing's ``order``/``masks``) and write
     what row ``row`` knows before the bidding, the rest of it cleared.  Returns the upcard."""
@@ -343,7 +343,7 @@ def deal_row(st, deck, hands, seed, deal_id, dealer, wide, small, row, predealt,
     return upcard
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def score_row(small, row, n, tricks, maker, alone_maker, alone_defender):
     """Write the played hand's result to row ``row``: its ``n`` cards played, tricks per seat
     and side, and each side's points (EU-16 ... EU-19)."""
@@ -446,7 +446,7 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
         if capped[0]:
             break
         game = start + g
-        dealer = first_seat(seed, game, first, N_SEATS, st)  # EU-5
+        dealer = first_seat(seed, game, first, N_SEATS)  # EU-5
         score[:] = 0
         hand_no = 0
         while True:

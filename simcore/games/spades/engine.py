@@ -433,7 +433,7 @@ def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_poli
         if capped[0]:
             break
         k = start + i
-        dealer = first_seat(seed, k, rules[R_FIRST_DEALER], N_SEATS, st)  # SP-3
+        dealer = first_seat(seed, k, rules[R_FIRST_DEALER], N_SEATS)  # SP-3
         st[0] = stream_key(seed, k, 0, 0)
         if constrained:
             n = constrained_deal(seed, np.uint64(k), np.uint64(0), st, DECK_IDS, SLOT_SIZES,
@@ -471,7 +471,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
         if capped[0]:
             break
         game = start + g
-        dealer = first_seat(seed, game, rules[R_FIRST_DEALER], N_SEATS, st)  # SP-3
+        dealer = first_seat(seed, game, rules[R_FIRST_DEALER], N_SEATS)  # SP-3
         totals[0] = 0
         totals[1] = 0
         bags[0] = 0

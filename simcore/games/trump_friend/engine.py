@@ -334,7 +334,7 @@ def hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules
     lo, hi = block_range(b, small.shape[0], n_blocks)
     for i in range(lo, hi):
         k = start + i
-        declarer = first_seat(seed, k, first, N_SEATS, st)  # TF-15
+        declarer = first_seat(seed, k, first, N_SEATS)  # TF-15
         st[0] = stream_key(seed, k, 0, 0)
         attempts[i] = 1
         if constrained:
@@ -374,7 +374,7 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
     lo, hi = block_range(b, games.shape[0], n_blocks)
     for g in range(lo, hi):
         game = start + g
-        declarer = first_seat(seed, game, first, N_SEATS, st)  # TF-15
+        declarer = first_seat(seed, game, first, N_SEATS)  # TF-15
         totals[:] = 0
         hand_no = 0
         while True:
