@@ -48,13 +48,19 @@ def policy_specs(policy) -> list[str] | dict[str, Any] | None:
             return items
         return [f"{k}={v}" for k, v in items.items()]
     if isinstance(policy, (list, tuple)):
-        for item in policy:
-            if not isinstance(item, str):
-                raise SimcoreError(f"policy {item!r}: expected NAME, SEAT=NAME or DECISION=NAME "
-                                   "(or a dict such as {0: 'pimc'})")
-        return list(policy)
+        return _strings(policy, "policy", "NAME, SEAT=NAME or DECISION=NAME (or a dict such as "
+                        "{0: 'pimc'})")
     raise SimcoreError(f"policy must be a name, a list such as ['heuristic', '0=pimc'] or a dict "
                        f"such as {{0: 'pimc'}}, not {policy!r}")
+
+
+def _strings(items, what: str, expected: str) -> list[str]:
+    """``items`` as a list, each one a command-line string; else SimcoreError naming the first
+    that is not."""
+    for item in items:
+        if not isinstance(item, str):
+            raise SimcoreError(f"{what} {item!r}: expected {expected}")
+    return list(items)
 
 
 def rules_options(rules) -> dict[str, str] | None:
@@ -97,11 +103,8 @@ def predeal_slots(predeal):
     if isinstance(predeal, str):
         return [predeal]
     if isinstance(predeal, (list, tuple)):
-        for item in predeal:
-            if not isinstance(item, str):
-                raise SimcoreError(f"predeal {item!r}: expected SLOT=CARDS, e.g. 0=AS,KS (or a dict "
-                                   "such as {0: 'AS KS', 'upcard': 'JH'})")
-        return list(predeal)
+        return _strings(predeal, "predeal", "SLOT=CARDS, e.g. 0=AS,KS (or a dict such as "
+                        "{0: 'AS KS', 'upcard': 'JH'})")
     if isinstance(predeal, dict):
         slots = {}
         for key, value in predeal.items():

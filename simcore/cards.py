@@ -90,34 +90,23 @@ def parse_hand(text: str) -> int:
 SUIT_BITS = np.uint64(0x1FFF)
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    sig = types.uint64(types.uint64)
+def _bit_intrinsic(op: str, zero_flag: bool):
+    """The LLVM bit-count instruction ``op`` (ctpop, cttz, ctlz) on a uint64, as a Numba
+    intrinsic; cttz and ctlz take the flag "zero input is undefined", here off."""
+    def typer(typingctx, x):
+        def codegen(context, builder, signature, args):
+            flag = (ir.Constant(ir.IntType(1), 0),) if zero_flag else ()
+            return getattr(builder, op)(args[0], *flag)
 
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
+        return types.uint64(types.uint64), codegen
 
-    return sig, codegen
-
-
-@intrinsic
-def _cttz(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+    typer.__name__ = typer.__qualname__ = f"_{op}"
+    return intrinsic(typer)
 
 
-@intrinsic
-def _ctlz(typingctx, x):
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
+_ctpop = _bit_intrinsic("ctpop", False)
+_cttz = _bit_intrinsic("cttz", True)
+_ctlz = _bit_intrinsic("ctlz", True)
 
 
 @nb.njit(inline="always", cache=True)

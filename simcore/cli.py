@@ -83,7 +83,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"simcore {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _simulate_parser(sub)
+    sub.add_parser("solve", help="open-hand (double-dummy) tables of a batch of deals",
+                   description="Solve each deal open-handed (every card seen, best play by "
+                               "both sides) and write its DD table to Parquet. Deal k of "
+                               "seed S is row k of `simcore simulate GAME --seed S`.",
+                   complete=_solve_arguments)
 
+    _analyze_parser(sub)
+    _advise_parser(sub)
+
+    desc = sub.add_parser("describe", help="list a game's rules options and policies")
+    desc.add_argument("game", metavar="GAME")
+    _show_parser(sub)
+    return parser
+
+
+def _simulate_parser(sub) -> None:
     sim = sub.add_parser("simulate", help="run a batch of deals or games to Parquet",
                          description="Run a batch of deals (or whole games) and write Parquet parts.")
     sim.add_argument("game", metavar="GAME", help="one of: " + ", ".join(games.names()))
@@ -119,12 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="keep only deals where SEAT:FEATURE OP N holds, e.g. '0:longest>=5' "
                           "(repeatable: all must hold; see docs/conditions.md)")
 
-    sub.add_parser("solve", help="open-hand (double-dummy) tables of a batch of deals",
-                   description="Solve each deal open-handed (every card seen, best play by "
-                               "both sides) and write its DD table to Parquet. Deal k of "
-                               "seed S is row k of `simcore simulate GAME --seed S`.",
-                   complete=_solve_arguments)
 
+def _analyze_parser(sub) -> None:
     ana = sub.add_parser("analyze", help="turn a run into a chart and a table",
                          description="Run one analysis over a run folder.")
     from analyses import ANALYSES
@@ -137,11 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="the level-of-play label of one --data folder (default: from its manifest)")
     ana.add_argument("--out", required=True, help="folder for the chart and table")
 
-    _advise_parser(sub)
 
-    desc = sub.add_parser("describe", help="list a game's rules options and policies")
-    desc.add_argument("game", metavar="GAME")
-
+def _show_parser(sub) -> None:
     shw = sub.add_parser("show", help="print one deal of a run as a player reads it",
                          description="Print one deal of a run folder: hands by suit, the calls, "
                                      "the result, the tricks or turns (--log-plays), a solve run's DD "
@@ -158,7 +167,6 @@ def build_parser() -> argparse.ArgumentParser:
     shw.add_argument("--log-plays", action="store_true",
                      help="every trick or turn in order (runs made with --log-plays)")
     shw.add_argument("--json", action="store_true", help="the same content as JSON")
-    return parser
 
 
 def _solve_arguments(sol) -> None:

@@ -41,9 +41,10 @@ from typing import Callable
 import numba as nb
 import numpy as np
 
-from simcore.cards import RANKS, SUIT_SYMBOLS, SUITS, format_card, lowest_bit, parse_cards, popcount
+from simcore.cards import (RANKS, SUIT_SYMBOLS, SUITS, format_card, lowest_bit, parse_cards,
+                           popcount)
 from simcore.errors import SimcoreError
-from simcore.rng import below, shuffle, stream_key
+from simcore.rng import GOLDEN, below, mix64, shuffle, stream_key
 
 MAX_ATTEMPTS = 1_000_000
 RETRY_C = np.uint64(1 << 32)  # stream c coordinate of attempt j >= 1 is RETRY_C + j
@@ -210,6 +211,59 @@ def deal_constrained(seed, a, b, st, deck_ids, fixed, sizes, shuffle_kind, conds
         if conditions_hold(conds, weights, masks, roles):
             return attempt + 1, key
     return 0, np.uint64(0)
+
+
+@nb.njit(inline="always", cache=True)
+def deal_runs(st, deck, hands, n_hands, size):
+    """Shuffle the 52 cards (public ids) from ``st``; hand h gets the h-th run of ``size``.
+    Returns the cards after the hands (a kitty), as a mask."""
+    for i in range(52):
+        deck[i] = i
+    shuffle(st, deck, 52)
+    return hands_from_runs(deck, hands, n_hands, size, 52)
+
+
+@nb.njit(inline="always", cache=True)
+def hands_from_runs(deck, hands, n_hands, size, n_cards):
+    """Hand h (of ``n_hands``) gets the h-th run of ``size`` cards of ``deck``; returns the
+    cards after the hands, up to ``n_cards``, as a mask."""
+    one = np.uint64(1)  # (no inlined helper inside: see simcore.games.euchre.draws)
+    for s in range(n_hands):
+        h = np.uint64(0)
+        for i in range(size * s, size * s + size):
+            h |= one << np.uint64(deck[i])
+        hands[s] = h
+    rest = np.uint64(0)
+    for i in range(size * n_hands, n_cards):
+        rest |= one << np.uint64(deck[i])
+    return rest
+
+
+@nb.njit(cache=True)
+def constrained_deal(seed, a, b, st, deck_ids, sizes, shuffle_kind, fixed, conds, weights,
+                     roles, role, order, masks, hands):
+    """An engine's deal (seed, a, b) under predeal/conditions: ``role`` is the seat the
+    conditions call dealer or declarer; the first ``len(hands)`` slots' masks go to ``hands``.
+    Returns the attempts (0 = gave up) and leaves ``st[0]`` at the accepted stream's start,
+    from which the engine derives the policies' stream as for an ordinary deal."""
+    roles[0] = role
+    n, key = deal_constrained(seed, a, b, st, deck_ids, fixed, sizes, shuffle_kind, conds,
+                              weights, roles, order, masks)
+    for h in range(hands.shape[0]):
+        hands[h] = masks[h]
+    st[0] = key
+    return n
+
+
+@nb.njit(cache=True)
+def first_seat(seed, a, first, n_seats):
+    """The first dealer (or declarer) of deal or game ``a``: the rules' fixed seat ``first``,
+    or (first < 0) the first ``below(n_seats)`` of its own stream (seed, a, 0, 1), so a fixed
+    seat leaves every deal's cards as they are.  Scalars only: no stream array to pass."""
+    if first >= 0:
+        return first
+    r = mix64(stream_key(seed, a, 0, 1) + GOLDEN) >> np.uint64(32)  # rng.below's first draw
+    return np.int64((r * np.uint64(n_seats)) >> np.uint64(32))
 
 
 @nb.njit(cache=True)

@@ -53,28 +53,30 @@ GIN_PLANES = _planes(GIN_VALUES)
 
 
 @nb.njit(inline="always", cache=True)
-def to_sequence(hand, ace_low):
-    """Public hand -> sequence order.  ace_low moves each suit's ace (public rank 12) to pos 0."""
+def _rotate_suits(hand, ace_low, left):
+    """With ``ace_low``, each suit's 13 ranks rotated ``left`` places (1: the ace from the top
+    to pos 0; 12: back); else the hand as it is."""
     h = np.uint64(hand)
     if not ace_low:
         return h
     out = np.uint64(0)
+    up, down = np.uint64(left), np.uint64(13 - left)
     for s in range(4):
         m = (h >> np.uint64(13 * s)) & _SUIT
-        out |= (((m << _ONE) | (m >> np.uint64(12))) & _SUIT) << np.uint64(13 * s)
+        out |= (((m << up) | (m >> down)) & _SUIT) << np.uint64(13 * s)
     return out
 
 
 @nb.njit(inline="always", cache=True)
+def to_sequence(hand, ace_low):
+    """Public hand -> sequence order.  ace_low moves each suit's ace (public rank 12) to pos 0."""
+    return _rotate_suits(hand, ace_low, 1)
+
+
+@nb.njit(inline="always", cache=True)
 def from_sequence(hand, ace_low):
-    h = np.uint64(hand)
-    if not ace_low:
-        return h
-    out = np.uint64(0)
-    for s in range(4):
-        m = (h >> np.uint64(13 * s)) & _SUIT
-        out |= (((m >> _ONE) | (m << np.uint64(12))) & _SUIT) << np.uint64(13 * s)
-    return out
+    """Sequence order -> public hand (the inverse of :func:`to_sequence`)."""
+    return _rotate_suits(hand, ace_low, 12)
 
 
 # ---------------------------------------------------------------- values and meld shapes

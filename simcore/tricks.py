@@ -83,6 +83,18 @@ def beats(card, best, trump):
     return cs == trump
 
 
+@nb.njit(cache=True)
+def beating(cards, best, trump):
+    """The cards of the mask ``cards`` that beat ``best`` (:func:`beats` on each at once):
+    the higher cards of its suit, and every trump when it is not a trump."""
+    bs = best // 13
+    above = np.uint64(best % 13 + 1)
+    out = ((suit_mask(cards, bs) >> above) << above) << np.uint64(13 * bs)
+    if bs != trump:
+        out |= suit_mask(cards, trump) << np.uint64(13 * trump)
+    return out
+
+
 @nb.njit(inline="always", cache=True)
 def trick_winner_at(cards, start, n, trump):
     """Position (0..n-1) of the winning card among ``cards[start:start+n]``, the first led.

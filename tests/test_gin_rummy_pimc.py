@@ -434,5 +434,5 @@ def test_pimc_plays_whole_hands_in_openspiel():
         bots = [openspiel.make_bot(game, 0, "pimc:8", seed=2),
                 pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), 1)]
         assert sum(_play_openspiel_hand(game, bots, rs).returns()) == 0
-    with pytest.raises(SimcoreError, match="pimc:W"):
+    with pytest.raises(SimcoreError, match="pimc:0: W must be a whole number of worlds"):
         openspiel.make_bot(game, 0, "pimc:0")

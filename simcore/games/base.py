@@ -289,6 +289,32 @@ def n_blocks(count: int) -> int:
     return max(1, min(count // 256, 16 * nb.get_num_threads()))
 
 
+@nb.njit(cache=True)
+def no_search(hands):
+    """The search context of kernels without search policies: nothing (the hands array, which
+    costs nothing to pass).  Search kernels (``kernels_with``) allocate their solver table and
+    sampler scratch in their own, once per block, and keep ``hands`` for the omniscient
+    ``dd``."""
+    return hands
+
+
+@nb.njit(inline="always", cache=True)
+def record_game(games, g, seed, game, hands, winner):
+    """Fill game row ``g`` (a ``GAME_ROW`` record): seed, game id, hands played, winner."""
+    grec = games[g]
+    grec.seed = seed
+    grec.game = game
+    grec.hands = hands
+    grec.winner = winner
+
+
+@nb.njit(inline="always", cache=True)
+def block_range(b, n, n_blocks):
+    """Rows lo .. hi-1 of kernel block ``b`` of ``n_blocks`` over ``n`` rows."""
+    size = (n + n_blocks - 1) // n_blocks
+    return b * size, min(n, (b + 1) * size)
+
+
 class UserKernels:
     """A game's kernels compiled around a user's play policy, once per process and function.
 

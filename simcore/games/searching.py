@@ -9,12 +9,14 @@ hook tells a searching seat by ``policy >= DD``).
 
 from __future__ import annotations
 
+import inspect
 import re
 import types
 
 import numba as nb
 import numpy as np
 
+from simcore import rng, sampling, solver as search
 from simcore.cards import lowest_bit
 from simcore.errors import SimcoreError
 
@@ -23,6 +25,11 @@ PIMC = 10000
 MAX_WORLDS = 10000
 
 _PIMC_NAME = re.compile(r"pimc:(\d+)")
+
+# The slots every game's search context (its ``new_context`` tuple) starts with: the solver
+# table, the sampler's scratch, its inputs (need, masks) and the world drawn (pub), the
+# options' sums, and the solver's moves and values.
+C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = range(8)
 
 
 def search_id(name, default_worlds: int) -> int | None:
@@ -83,11 +90,95 @@ def search_blocks(count: int) -> int:
     return max(1, min(count, 4 * nb.get_num_threads(), -(-count // 8)))
 
 
+@nb.njit(cache=True)
+def n_worlds(policy):
+    """The worlds a searching policy id draws: one (the true deal) for ``dd``, W for ``pimc:W``."""
+    return 1 if policy == DD else policy - PIMC
+
+
+@nb.njit(cache=True)
+def played_by(view, first, n, seat):
+    """How many of the ``n`` who-played-it slots ``view[first:first + n]`` name ``seat``."""
+    count = 0
+    for c in range(first, first + n):
+        if view[c] == seat:
+            count += 1
+    return count
+
+
+_new_tables = nb.njit(cache=True)(search.new_tables)
+
+
+@nb.njit(cache=True)
+def new_table(table_bits, budget):
+    """A block's solver table (``2**table_bits`` entries); ``budget`` > 0 caps every solve's
+    nodes (a solve that runs out returns -1)."""
+    tab = search.table_of(_new_tables(1, table_bits), 0)
+    if budget > 0:
+        search.set_budget(tab, budget)
+    return tab
+
+
+@nb.njit(cache=True)
+def context_head(table_bits, budget, max_states, holders):
+    """The slots ``C_TAB`` ... ``C_VALUES`` of a block's search context, for a sampler over
+    ``holders`` hands (the seats, and a kitty where the game has one): a solver table
+    (:func:`new_table`), sampler scratch for ``max_states`` capacity states, need, masks
+    (allowed, known, drawn), the world drawn, and 16 sums, moves and values."""
+    return (new_table(table_bits, budget), sampling.new_scratch(max_states),
+            np.zeros(holders, np.int64), np.zeros((3, holders), np.uint64),
+            np.zeros(holders, np.uint64), np.zeros(16, np.int64), np.zeros(16, np.int64),
+            np.zeros(16, np.int64))
+
+
+@nb.njit(cache=True)
+def decision_stream(slot, st, seat, kind, salt):
+    """A decision's own stream into ``slot[0]``: a function of the deal's policy stream state
+    (not advanced), the seat, the kind of decision and ``salt`` (e.g. the cards played)."""
+    slot[0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+
+
 def home(fn, name: str, filename: str):
     """``fn`` under the name ``name`` of the file ``filename``, so Numba caches it there (its
     code is an engine's: after editing the engine, delete that file's cache)."""
     code = fn.__code__.replace(co_filename=filename, co_name=name, co_qualname=name)
     return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+
+
+def search_hook(search_fn, builtin_fn):
+    """A search kernel's hook: ``search_fn(policy, ..., ctx)`` for a searching policy id
+    (``policy >= DD``), else the built-in ``builtin_fn`` on the same leading arguments (all of
+    them, or all but the context).  Written out with ``search_fn``'s argument names and
+    inlined, as Numba cannot inline ``*args``."""
+    names = list(inspect.signature(search_fn.py_func).parameters)
+    n_builtin = len(inspect.signature(builtin_fn.py_func).parameters)
+    args, builtin_args = ", ".join(names), ", ".join(names[:n_builtin])
+    source = (f"def hook({args}):\n    if {names[0]} >= DD:\n        return search({args})\n"
+              f"    return builtin({builtin_args})\n")
+    scope = {"DD": DD, "search": search_fn, "builtin": builtin_fn}
+    exec(source, scope)
+    return nb.njit(inline="always")(scope["hook"])
+
+
+def search_kernels(kernels_with, filename: str, names, **hooks):
+    """The search kernels of a game, as a function that builds them on its first call (they
+    compile then, and are cached on disk) and returns them: an engine's kernels rebuilt around
+    a search module's ``hooks``, with that module's file (``filename``) as their cached home.
+    ``kernels_with(jit, **hooks)`` returns the plain kernels (one, or a tuple in the order of
+    ``names``), each jitted parallel under its name."""
+    built = []
+
+    def kernels():
+        if not built:
+            plain = kernels_with(
+                lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, filename)), **hooks)
+            jitted = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, filename))
+                           for f, name in zip(plain if isinstance(plain, tuple) else (plain,),
+                                              names))
+            built.append(jitted if isinstance(plain, tuple) else jitted[0])
+        return built[0]
+
+    return kernels
 
 
 @nb.njit(cache=True)

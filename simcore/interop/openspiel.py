@@ -28,6 +28,7 @@ import importlib
 import numpy as np
 
 from simcore.errors import SimcoreError
+from simcore.games.searching import MAX_WORLDS
 from simcore.rng import stream_key
 
 # OpenSpiel short name -> glue module
@@ -73,6 +74,33 @@ def no_argument(make):
         if arg is not None:
             raise SimcoreError(f"this policy takes no ':{arg}' argument")
         return make()
+    return factory
+
+
+def policy_table(play_policies, builtin, search=None) -> dict:
+    """A glue's policy table from its game's one table of play-policy names (the ``pimc``
+    module's ``PLAY_POLICIES``: the built-in names, then ``pimc``, ``pimc:W`` and ``dd`` where
+    the game has them): each built-in name -> ``builtin(name)``; with ``search``, ``pimc``
+    (``pimc:W``) and ``dd`` -> ``search(policy_id)``, the id the same table gives."""
+    table = {}
+    for name in play_policies:
+        if name not in ("pimc", "pimc:W", "dd"):
+            table[name] = no_argument(lambda name=name: builtin(name))
+        elif name == "dd" and search is not None:
+            table[name] = no_argument(lambda: search(play_policies["dd"]))
+        elif name == "pimc" and search is not None:
+            table[name] = _worlds_factory(play_policies, search)
+    return table
+
+
+def _worlds_factory(play_policies, search):
+    """``pimc`` (the game's default worlds) or ``pimc:W``."""
+    def factory(arg):
+        name = "pimc" if arg is None else f"pimc:{arg}"
+        if name not in play_policies:
+            raise SimcoreError(f"pimc:{arg}: W must be a whole number of worlds 1 ... "
+                               f"{MAX_WORLDS}")
+        return search(play_policies[name])
     return factory
 
 

@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 
 from simcore.errors import SimcoreError
-from simcore.interop.openspiel import no_argument
+from simcore.interop.openspiel import policy_table
 from simcore.games.euchre import layout as L
 from simcore.games.euchre import pimc
 from simcore.games.euchre.policies import (
@@ -237,21 +237,14 @@ def searching(policy_id: int) -> Decisions:
         before=before, see_all=see_all if policy_id == pimc.DD else None)
 
 
-def _pimc(arg):
-    pid = pimc.search_id("pimc" if arg is None else f"pimc:{arg}")  # pimc = pimc:32
-    if pid is None:
-        raise SimcoreError(f"pimc:{arg}: W must be a whole number of worlds 1 ... "
-                           f"{pimc.MAX_WORLDS}")
-    return searching(pid)
+def _builtin(name: str) -> Decisions:
+    """A built-in play policy, bidding as ``auto`` bids for it (a random seat randomly)."""
+    return builtin(PLAY_POLICIES[name], RANDOM if name == "random" else HEURISTIC)
 
 
-# policy name -> factory(argument) -> Decisions
-POLICIES = {
-    "random": no_argument(lambda: builtin(PLAY_POLICIES["random"], RANDOM)),
-    "heuristic": no_argument(lambda: builtin(PLAY_POLICIES["heuristic"], HEURISTIC)),
-    "pimc": _pimc,  # pimc = pimc:32; pimc:W
-    "dd": no_argument(lambda: searching(pimc.DD)),  # omniscient: reads every hand
-}
+# policy name -> factory(argument) -> Decisions: the built-ins, pimc (pimc:32; pimc:W) and dd
+# (omniscient: reads every hand)
+POLICIES = policy_table(pimc.PLAY_POLICIES, _builtin, searching)
 
 
 def own_cards(obs: Observation) -> list:

@@ -23,7 +23,7 @@ import numpy as np
 
 from simcore.cards import popcount
 from simcore.errors import SimcoreError
-from simcore.interop.openspiel import no_argument
+from simcore.interop.openspiel import policy_table
 from simcore.melds import (
     GIN_PLANES,
     MAX_MELDS,
@@ -36,7 +36,7 @@ from simcore.melds import (
 from simcore.games.gin_rummy import layout as L
 from simcore.games.gin_rummy.pimc import PLAY_POLICIES, pimc_play
 from simcore.games.gin_rummy.policies import builtin_play
-from simcore.games.searching import MAX_WORLDS, PIMC
+from simcore.games.searching import PIMC
 from simcore.games.gin_rummy.rules import Rules
 
 NAME = "gin_rummy"
@@ -241,19 +241,15 @@ def builtin(name: str) -> Decisions:
                                                                           view, st))
 
 
-def searching(arg) -> Decisions:
+def searching(policy_id: int) -> Decisions:
     """``pimc`` or ``pimc:W`` (:mod:`simcore.games.gin_rummy.pimc`)."""
-    name = "pimc" if arg is None else f"pimc:{arg}"
-    pid = PLAY_POLICIES[name] if name in PLAY_POLICIES else None
-    if pid is None:
-        raise SimcoreError(f"pimc:W needs W in 1 ... {MAX_WORLDS}, not {arg!r}")
-    worlds = pid - PIMC
+    worlds = policy_id - PIMC
     return Decisions(play=lambda kind, seat, hand, view, st: pimc_play(kind, seat, hand, view, st,
                                                                        worlds))
 
 
-POLICIES = {name: no_argument(lambda name=name: builtin(name))
-            for name in ("random", "heuristic", "expert")} | {"pimc": searching}
+# policy name -> factory(argument) -> Decisions: the built-ins and pimc (pimc:W)
+POLICIES = policy_table(PLAY_POLICIES, builtin, searching)
 
 
 def seat_view(obs: Observation, table: Table, taken: int = -1) -> np.ndarray:

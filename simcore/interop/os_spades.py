@@ -16,12 +16,11 @@ from typing import Callable
 import numpy as np
 
 from simcore.errors import SimcoreError
-from simcore.interop.openspiel import no_argument
+from simcore.interop.openspiel import policy_table
 from simcore.rng import below
 from simcore.games.spades import layout as L
 from simcore.games.spades.policies import BID_POLICIES, NIL_POLICIES, PLAY_POLICIES
 from simcore.games.spades.policies import builtin_play, choose_bid
-from simcore.games.searching import DD, MAX_WORLDS, search_id
 from simcore.games.spades import pimc
 from simcore.games.spades.rules import Rules, rules_vector
 
@@ -138,27 +137,14 @@ def spade_leaders(obs: Observation) -> list:
     return flags
 
 
-def _pimc(rules):
-    def factory(arg):
-        pid = search_id("pimc" if arg is None else f"pimc:{arg}", pimc.DEFAULT_WORLDS)
-        if pid is None:
-            raise SimcoreError(f"pimc:{arg}: W must be a whole number of worlds 1 ... "
-                               f"{MAX_WORLDS}")
-        return searching(pid, rules)
-    return factory
-
-
-# policy name -> factory(argument) -> Decisions; with the search policies: policies(table)
-POLICIES = {
-    "random": no_argument(lambda: builtin("random")),
-    "heuristic": no_argument(lambda: builtin("heuristic")),
-}
+# policy name -> factory(argument) -> Decisions: the built-ins; with the search policies
+# (pimc = pimc:20, pimc:W; dd, omniscient: every hand): policies(table)
+POLICIES = policy_table(pimc.PLAY_POLICIES, builtin)
 
 
 def policies(table: Table) -> dict:
     """Every policy for these settings: the search policies score hands by its rules."""
-    return {**POLICIES, "pimc": _pimc(table.rules),  # pimc = pimc:20; pimc:W
-            "dd": no_argument(lambda: searching(DD, table.rules))}  # omniscient: every hand
+    return policy_table(pimc.PLAY_POLICIES, builtin, lambda pid: searching(pid, table.rules))
 
 
 def _mask(cards) -> np.uint64:

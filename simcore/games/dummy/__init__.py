@@ -9,9 +9,9 @@ import numba as nb
 import numpy as np
 import polars as pl
 
-from simcore.errors import SimcoreError
 from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records, n_blocks,
                                 padded_list)
+from simcore.games.batches import check_illegal, check_running, two_passes
 from simcore.games.dummy import engine, layout, show
 from simcore.games.dummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.dummy.policies import PLAY_POLICIES, USER_POLICY, builtin_play
@@ -32,38 +32,34 @@ pass -2, or a take: depth << 52 | meld), 1 play (0 stop, or a meld / lay-off / k
 
 def config(rules: Rules) -> np.ndarray:
     cfg = np.zeros(engine.N_CFG, np.int64)
-    cfg[engine.C_PLAYERS] = rules.players
-    cfg[engine.C_HAND] = rules.hand_size
-    cfg[engine.C_CUT5] = rules.two_player_cut5
-    cfg[engine.C_LAYOFF_LIMIT] = rules.layoff_cap
+    for index, name in _CFG_FIELDS:
+        cfg[index] = int(getattr(rules, name))
     cfg[engine.C_LIMIT_TABLE] = rules.layoff_limit_scope == "table"
-    cfg[engine.C_DARK_LAYOFFS] = rules.dark_knock_layoffs
-    cfg[engine.C_QKA_CLOSED] = rules.qka_closed
-    cfg[engine.C_KNOCK_VALUE] = rules.knock_card_value
-    cfg[engine.C_DARK_MULT] = rules.dark_knock_multiplier
-    cfg[engine.C_UNOPENED_MULT] = rules.unopened_multiplier
-    cfg[engine.C_NGO_PENALTY] = rules.ngo_penalty
     cfg[engine.C_NGO_REVERSE] = ("next_deal_only", "toggle", "off").index(rules.ngo_reverse)
-    cfg[engine.C_TARGET] = rules.target
     cfg[engine.C_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
-    cfg[engine.C_MAY_DISCARD_TAKEN] = rules.may_discard_taken_card
-    cfg[engine.C_SPETO100] = rules.speto_knock_100
-    cfg[engine.C_HEAD_BONUS] = rules.head_card_bonus
-    cfg[engine.C_HEAD_FEED] = rules.head_feed_penalty
-    cfg[engine.C_LAYOFF_DISCARD] = rules.layoff_discard_penalty
-    cfg[engine.C_FULL_DISCARD] = rules.full_discard_penalty
-    cfg[engine.C_SPETO_FEED] = rules.speto_feed_penalty
-    cfg[engine.C_SPETO_DISCARD] = rules.speto_discard_penalty
     return cfg
 
 
+# the options the kernels read as they are (numbers, and booleans as 0/1)
+_CFG_FIELDS = (
+    (engine.C_PLAYERS, "players"), (engine.C_HAND, "hand_size"),
+    (engine.C_CUT5, "two_player_cut5"), (engine.C_LAYOFF_LIMIT, "layoff_cap"),
+    (engine.C_DARK_LAYOFFS, "dark_knock_layoffs"), (engine.C_QKA_CLOSED, "qka_closed"),
+    (engine.C_KNOCK_VALUE, "knock_card_value"), (engine.C_DARK_MULT, "dark_knock_multiplier"),
+    (engine.C_UNOPENED_MULT, "unopened_multiplier"), (engine.C_NGO_PENALTY, "ngo_penalty"),
+    (engine.C_TARGET, "target"), (engine.C_MAY_DISCARD_TAKEN, "may_discard_taken_card"),
+    (engine.C_SPETO100, "speto_knock_100"), (engine.C_HEAD_BONUS, "head_card_bonus"),
+    (engine.C_HEAD_FEED, "head_feed_penalty"), (engine.C_LAYOFF_DISCARD, "layoff_discard_penalty"),
+    (engine.C_FULL_DISCARD, "full_discard_penalty"), (engine.C_SPETO_FEED, "speto_feed_penalty"),
+    (engine.C_SPETO_DISCARD, "speto_discard_penalty"),
+)
+
+
 def _check(bad: np.ndarray):
-    if bad[:, 0].sum():
-        raise SimcoreError(
-            f"a play policy gave an illegal answer in {int(bad[:, 0].sum())} deals "
-            "(it must return an index below n, the number of legal actions)")
-    if bad.shape[1] > 2 and bad[:, 2].sum():
-        raise SimcoreError(f"{int(bad[:, 2].sum())} matches were still running after 65,535 deals")
+    check_illegal(bad[:, 0].sum(), "it must return an index below n, the number of legal actions",
+                  what="gave an illegal answer", unit="deals")
+    if bad.shape[1] > 2:
+        check_running(bad[:, 2].sum(), "matches", "deals")
 
 
 _SEAT_STEMS = {"opened": layout.S_OPENED, "table": layout.S_TABLE, "inhand": layout.S_INHAND,
@@ -141,10 +137,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         _check(bad)
         return out, dealt, seat_out, log, rules, totals
 
-    play(blocks, np.zeros(count, np.int64), False)
-    lengths = games["hands"].astype(np.int64)
-    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    hands = _hand_frame(*play(int(lengths.sum()), offsets, True))
+    hands = _hand_frame(*two_passes(play, games, count, blocks))
     seat = {"final": scores.astype(np.int32)}
     return hands, frame_from_records(games, seat, order=layout.GAME_COLUMNS)
 

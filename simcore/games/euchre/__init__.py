@@ -12,36 +12,20 @@ import polars as pl
 from simcore import dealing
 from simcore.cards import cards_of_hand, parse_cards
 from simcore.errors import SimcoreError
-from simcore.games.base import (
-    Game,
-    PolicyChoice,
-    UserKernels,
-    frame_from_records,
-    interleave_options,
-    n_blocks,
-    padded_list,
-    with_attempts,
-)
+from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records, padded_list,
+                                with_attempts)
+from simcore.games.batches import (attempts_array, check_illegal, columns, frame_from_columns,
+                                   log_arrays, record_fields, run_blocks, run_kernels, two_passes,
+                                   what_if_rows)
+from simcore.games.searching import searching
 from simcore.games.euchre import advice, dd_table, layout, pimc, show, solver
 from simcore.games.euchre.deck import BASE_DECK
 from simcore.games.euchre.engine import DECK_IDS, batch_kernel, with_play
-from simcore.games.euchre.policies import (
-    ALONE_POLICIES,
-    AUTO,
-    DECISION_ROWS,
-    DISCARD_POLICIES,
-    HEURISTIC,
-    NAME_TRUMP_POLICIES,
-    ORDER_UP_POLICIES,
-    PICKUP_POLICIES,
-    PLAY_POLICIES,
-    RANDOM,
-    USER_POLICY,
-    WHATIF_KINDS,
-    WHATIF_OPTIONS,
-    WHATIF_POSITION,
-    builtin_play,
-)
+from simcore.games.euchre.policies import (ALONE_POLICIES, AUTO, DECISION_ROWS, DISCARD_POLICIES,
+                                           HEURISTIC, NAME_TRUMP_POLICIES, ORDER_UP_POLICIES,
+                                           PICKUP_POLICIES, PLAY_POLICIES, RANDOM, USER_POLICY,
+                                           WHATIF_KINDS, WHATIF_OPTIONS, WHATIF_POSITION,
+                                           builtin_play)
 from simcore.games.euchre.rules import Rules
 
 _batch_kernel = nb.njit(parallel=True, cache=True, nogil=True)(batch_kernel)
@@ -49,20 +33,13 @@ _kernels = UserKernels(builtin_play, with_play, USER_POLICY, _batch_kernel, inli
 
 
 def _kernel(choice: PolicyChoice):
-    """The run's kernel: with a search policy (pimc, dd) the search kernel set, compiled only
-    then; else the built-in (or user-policy) kernels."""
-    if any(pimc.is_search(s) for s in choice.seats):
-        pimc.check_choice(choice)
-        return pimc.kernel()
-    return _kernels(choice)
+    return run_kernels(choice, searching(choice), pimc.kernel, _kernels)
 
 
 def _blocks(count: int, choice: PolicyChoice) -> int:
-    """Kernel blocks: a searching run spends milliseconds a hand, so it splits small batches
-    finely enough to keep every thread busy (each block allocates its own solver table)."""
-    if any(pimc.is_search(s) for s in choice.seats):
-        return max(1, min(count, 4 * nb.get_num_threads(), -(-count // 8)))
-    return n_blocks(count)
+    return run_blocks(count, searching(choice))
+
+
 # When every seat plays the built-in random policy the kernel takes a fast path that gives the
 # same rows; tests switch it off to compare.
 RANDOM_FAST_PATH = True
@@ -144,18 +121,8 @@ def _filter(predeal, deal_filter):
     return deal_filter if deal_filter is not None else whole_hands_filter(predeal)
 
 
-def _log_arrays(rows: int, log_plays: bool):
-    if log_plays:
-        return np.zeros((rows, 20), np.uint8), np.zeros((rows, 5), np.int8)
-    return np.zeros((0, 20), np.uint8), np.zeros((0, 5), np.int8)
-
-
 def _check(bad: np.ndarray):
-    if bad.sum():
-        raise SimcoreError(
-            f"a play policy returned an illegal card in {int(bad.sum())} hands "
-            "(a policy must return a trump-order card id from `legal`)"
-        )
+    check_illegal(bad.sum(), "a policy must return a trump-order card id from `legal`")
 
 
 _NO_TOTALS = np.zeros((2, 2), np.int16).T
@@ -166,31 +133,17 @@ def _row_arrays(rows: int, game_mode: bool, log_plays: bool):
     is a (rows, k) view of a (k, rows) array, so the kernel indexes it by row and every column
     is contiguous in its own type (``layout.W_*``, ``S_*``): the polars frame copies nothing.
     Hands mode has no game, hand_no or total columns."""
-    wide = np.zeros((layout.N_WIDE if game_mode else layout.N_WIDE_HANDS, rows), np.uint64).T
-    small = np.zeros((layout.N_SMALL, rows), np.int8).T
-    totals = np.zeros((2 if game_mode else 0, rows), np.int16).T
-    return (wide, small, totals, *_log_arrays(rows, log_plays))
-
-
-def _attempts(rows: int, deal_filter) -> np.ndarray:
-    """The attempts column the kernel fills: only a run with conditions has one."""
-    return np.zeros(rows if deal_filter is not None and deal_filter.has_conditions else 0, np.int64)
+    wide = columns(layout.N_WIDE if game_mode else layout.N_WIDE_HANDS, rows, np.uint64)
+    totals = columns(2 if game_mode else 0, rows, np.int16)
+    return (wide, columns(layout.N_SMALL, rows, np.int8), totals,
+            *log_arrays(rows, log_plays, 20, 5))
 
 
 def _hand_frame(wide, small, totals, plays, winners, log_plays):
-    game_mode = wide.shape[1] > layout.W_GAME
-    columns = {"seed": wide[:, layout.W_SEED], "deal": wide[:, layout.W_DEAL],
-               "kitty": wide[:, layout.W_KITTY]}
-    if game_mode:
-        columns["game"] = wide[:, layout.W_GAME]
-        columns["hand_no"] = wide[:, layout.W_HAND_NO].astype(np.uint16)
-    for s in range(layout.N_SEATS):
-        columns[f"hand{s}"] = wide[:, layout.W_HAND + s]
-    columns |= {name: small[:, k] for k, name in enumerate(layout.SMALL_COLUMNS)}
-    columns["picked_up"] = columns["picked_up"].view(np.bool_)
-    for p in range(totals.shape[1]):
-        columns[f"total{p}"] = totals[:, p]
-    frame = pl.DataFrame({name: columns[name] for name in layout.HAND_COLUMNS if name in columns})
+    frame = frame_from_columns(
+        ((layout.WIDE_COLUMNS, wide), (layout.SMALL_COLUMNS, small),
+         (("total0", "total1"), totals)),
+        layout.HAND_COLUMNS, bools=("picked_up",), u16=("hand_no",))
     if log_plays:
         n_tricks = np.where(small[:, layout.S_TRUMP] >= 0, 5, 0)
         frame = frame.with_columns(padded_list("plays", plays, small[:, layout.S_N_PLAYS]),
@@ -212,10 +165,8 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     """
     deal_filter = _filter(predeal, deal_filter)
     if what_if is not None:
-        labels = GAME.what_if_options(what_if)
-        frames = [_hands(seed, start, count, rules, choice, log_plays, deal_filter, what_if, o)
-                  for o in range(len(labels))]
-        return interleave_options(frames, labels)
+        return what_if_rows(GAME, what_if, lambda k, _: _hands(
+            seed, start, count, rules, choice, log_plays, deal_filter, what_if, k))
     return _hands(seed, start, count, rules, choice, log_plays, deal_filter, None, 0)
 
 
@@ -225,7 +176,7 @@ def _hands(seed, start, count, rules, choice, log_plays, deal_filter, what_if, o
     bad = np.zeros(_blocks(count, choice), np.int64)
     unused = (np.zeros(0, layout.GAME_ROW), np.zeros((0, 2), np.int16))
     first, *opts = _common(rules, choice, what_if, option)
-    attempts = _attempts(count, deal_filter)
+    attempts = attempts_array(count, deal_filter)
     capped = np.zeros(1, np.int64)
     # hands mode writes no totals: the kernel gets a (2, 2) F-ordered stand-in so that both
     # modes share one compiled layout (a zero-column view would count as C-contiguous)
@@ -261,7 +212,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         arrays = _row_arrays(rows, True, log)
         bad[:] = 0
         nonlocal attempts
-        attempts = _attempts(rows, deal_filter)
+        attempts = attempts_array(rows, deal_filter)
         capped = np.zeros(1, np.int64)
         kernel(False, np.uint64(seed), np.int64(start), games, finals, *arrays[:3], offsets,
                record, first, np.int64(rules.target), *opts, *arrays[3:], *constraints, attempts,
@@ -270,15 +221,15 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         _check(bad)
         return arrays
 
+    def unfinished():
+        if (games["winner"] < 0).any():
+            raise SimcoreError("a euchre game did not reach the target in 65535 hands: with "
+                               "these bidding policies (e.g. order_up=never name_trump=never) "
+                               "nobody scores")
+
     # at least two scratch rows: a one-row (k, 1) view is C- as well as F-contiguous, and
     # Numba would compile the kernel a second time for that layout
-    play(max(blocks, 2), np.zeros(count, np.int64), False, False)
-    if (games["winner"] < 0).any():
-        raise SimcoreError("a euchre game did not reach the target in 65535 hands: with these "
-                           "bidding policies (e.g. order_up=never name_trump=never) nobody scores")
-    lengths = games["hands"].astype(np.int64)
-    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    arrays = play(int(lengths.sum()), offsets, True, log_plays)
+    arrays = two_passes(play, games, count, max(blocks, 2), log_plays, check=unfinished)
     hands = with_attempts(_hand_frame(*arrays, log_plays), attempts, deal_filter)
     game_frame = frame_from_records(games, {"final": finals}, order=layout.GAME_COLUMNS)
     return hands, game_frame
@@ -339,16 +290,9 @@ LAYOUT = dealing.DealLayout(
 GAME = Game(
     name="euchre",
     title="Euchre",
-    n_seats=layout.N_SEATS,
-    rules_cls=Rules,
-    play_policies=pimc.PLAY_POLICIES,
-    omniscient=pimc.OMNISCIENT,
-    policy_notes=pimc.NOTES,
-    default_play="heuristic",
+    **record_fields(layout.N_SEATS, Rules, pimc, run_hands, run_games),
     decisions=DECISIONS,
     default_decisions={name: "auto" for name in DECISIONS},
-    run_hands=run_hands,
-    run_games=run_games,
     hand_columns="docs/games/euchre.md",
     what_if=dict(WHATIF_OPTIONS),
     what_if_doc={

@@ -10,9 +10,10 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS
-from simcore.dealing import SHUFFLE_SINGLE, deal_constrained, is_constrained
-from simcore.games.base import rebind
-from simcore.rng import GOLDEN, stream_key
+from simcore.dealing import (SHUFFLE_SINGLE, deal_constrained, first_seat, hands_from_runs,
+                             is_constrained)
+from simcore.games.base import block_range, no_search, rebind, record_game
+from simcore.rng import stream_key
 from simcore.tricks import follow_mask, trick_winner
 from simcore.games.euchre.deck import (
     base_card_to_public,
@@ -21,7 +22,7 @@ from simcore.games.euchre.deck import (
     to_trump,
     trump_card_to_public,
 )
-from simcore.games.euchre.draws import below, card_bit, count, pick, scaled
+from simcore.games.euchre.draws import below, card_bit, count, pick
 from simcore.games.euchre.layout import (
     HAND_SIZE,
     INTERNAL_IDS,
@@ -91,14 +92,6 @@ from simcore.games.euchre.scoring import hand_points
 play = builtin_play
 
 
-@nb.njit(cache=True)
-def no_search(hands):
-    """The search context of kernels without search policies: nothing (the hands array, which
-    costs nothing to pass).  Search kernels (``kernel_with``) allocate their solver table and
-    sampler scratch here, once per block, and keep ``hands`` for the omniscient ``dd``."""
-    return hands
-
-
 search_context = no_search
 
 
@@ -124,14 +117,6 @@ def stream(seed, a, b):
     return stream_key(seed, a, b, 0)
 
 
-@nb.njit(cache=True)
-def first_dealer(seed, a, first):
-    """EU-5: a fixed seat, or (first < 0) ``below(4)`` from the stream (seed, a, 0, 1)."""
-    if first >= 0:
-        return first
-    return scaled(stream_key(seed, a, 0, 1) + GOLDEN, N_SEATS)
-
-
 @nb.njit(inline="always", cache=True)
 def deal(st, deck, hands):
     """EU-6: shuffle the 24 cards (base order, one ``below`` per swap); 5 to each seat, the
@@ -147,14 +132,7 @@ def deal(st, deck, hands):
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-    for s in range(N_SEATS):
-        h = np.uint64(0)
-        for i in range(HAND_SIZE * s, HAND_SIZE * s + HAND_SIZE):
-            h |= card_bit(deck[i])
-        hands[s] = h
-    kitty = np.uint64(0)
-    for i in range(HAND_SIZE * N_SEATS, N_CARDS):
-        kitty |= card_bit(deck[i])
+    kitty = hands_from_runs(deck, hands, N_SEATS, HAND_SIZE, N_CARDS)
     return kitty, deck[HAND_SIZE * N_SEATS]
 
 
@@ -336,15 +314,9 @@ def play_tricks_random(st, hands, trump, leader, active, tricks, plays, winners,
 
 
 @nb.njit(inline="always", cache=True)
-def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_turned, stick,
-                    pickup_optional, dec, policies, all_random, wide, small, row, plays, winners,
-                    predealt, order, masks, ctx):
-    """Deal, make trump, play and score one hand; write row ``row`` of the columns ``wide``
-    and ``small`` (``layout.W_*``, ``S_*``).  Returns False if a play policy made an illegal
-    play.  ``all_random``: every seat plays the built-in random policy (the fast path).
-
-    ``predealt``: simcore.dealing has dealt ``order``/``masks`` already (``st`` is just past
-    that deal, as it would be after ``deal``)."""
+def deal_row(st, deck, hands, seed, deal_id, dealer, wide, small, row, predealt, order, masks):
+    """Deal the hand (EU-6; ``predealt``: take simcore.dealing's ``order``/``masks``) and write
+    what row ``row`` knows before the bidding, the rest of it cleared.  Returns the upcard."""
     if predealt:
         for s in range(N_SEATS):
             hands[s] = masks[s]
@@ -368,6 +340,37 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
     small[row, S_ALONE_MAKER] = -1
     small[row, S_ALONE_DEFENDER] = -1
     small[row, S_N_PLAYS] = 0
+    return upcard
+
+
+@nb.njit(inline="always", cache=True)
+def score_row(small, row, n, tricks, maker, alone_maker, alone_defender):
+    """Write the played hand's result to row ``row``: its ``n`` cards played, tricks per seat
+    and side, and each side's points (EU-16 ... EU-19)."""
+    small[row, S_N_PLAYS] = n
+    for s in range(N_SEATS):
+        small[row, S_TRICKS + s] = tricks[s]
+    for p in range(2):
+        small[row, S_SIDE_TRICKS + p] = tricks[p] + tricks[p + 2]
+    side = maker & 1
+    made, defended = hand_points(tricks[side] + tricks[side + 2], alone_maker >= 0,
+                                 alone_defender >= 0)
+    small[row, S_POINTS + side] = made
+    small[row, S_POINTS + 1 - side] = defended
+
+
+@nb.njit(inline="always", cache=True)
+def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_turned, stick,
+                    pickup_optional, dec, policies, all_random, wide, small, row, plays, winners,
+                    predealt, order, masks, ctx):
+    """Deal, make trump, play and score one hand; write row ``row`` of the columns ``wide``
+    and ``small`` (``layout.W_*``, ``S_*``).  Returns False if a play policy made an illegal
+    play.  ``all_random``: every seat plays the built-in random policy (the fast path).
+
+    ``predealt``: simcore.dealing has dealt ``order``/``masks`` already (``st`` is just past
+    that deal, as it would be after ``deal``)."""
+    upcard = deal_row(st, deck, hands, seed, deal_id, dealer, wide, small, row, predealt, order,
+                      masks)
     trump, maker, bid_round = make_trump(st, hands, dealer, upcard, allow_turned, stick, dec, ctx)
     small[row, S_TRUMP] = trump
     small[row, S_MAKER] = maker
@@ -412,23 +415,8 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
                         ctx)
     if n < 0:
         return False
-    small[row, S_N_PLAYS] = n
-    for s in range(N_SEATS):
-        small[row, S_TRICKS + s] = tricks[s]
-    for p in range(2):
-        small[row, S_SIDE_TRICKS + p] = tricks[p] + tricks[p + 2]
-    side = maker & 1
-    made, defended = hand_points(tricks[side] + tricks[side + 2], alone_maker >= 0,
-                                 alone_defender >= 0)
-    small[row, S_POINTS + side] = made
-    small[row, S_POINTS + 1 - side] = defended
+    score_row(small, row, n, tricks, maker, alone_maker, alone_defender)
     return True
-
-
-@nb.njit(cache=True)
-def block_range(b, n, n_blocks):
-    size = (n + n_blocks - 1) // n_blocks
-    return b * size, min(n, (b + 1) * size)
 
 
 @nb.njit(cache=True)
@@ -458,7 +446,7 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
         if capped[0]:
             break
         game = start + g
-        dealer = first_dealer(seed, game, first)
+        dealer = first_seat(seed, game, first, N_SEATS)  # EU-5
         score[:] = 0
         hand_no = 0
         while True:
@@ -501,11 +489,8 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
             if hand_no >= 65535:
                 break  # a game that cannot end (e.g. every hand thrown in): winner -1
         if not hands_mode:
-            grec = games[g]
-            grec.seed = seed
-            grec.game = game
-            grec.hands = hand_no
-            grec.winner = 0 if score[0] >= target else (1 if score[1] >= target else -1)
+            winner = 0 if score[0] >= target else (1 if score[1] >= target else -1)
+            record_game(games, g, seed, game, hand_no, winner)
             finals[g, 0] = score[0]
             finals[g, 1] = score[1]
 
@@ -540,18 +525,19 @@ def batch_kernel(hands_mode, seed, start, games, finals, wide, small, totals, of
 def with_play(play_fn):
     """The batch kernel as a plain function whose play dispatcher is ``play_fn``."""
     card_fn = nb.njit(inline="always")(rebind(play_card.py_func, play=play_fn))
-    return kernel_with(nb.njit, play_card=card_fn)
+    return kernel_with(lambda fn, name: nb.njit(fn), play_card=card_fn)
 
 
 def kernel_with(jit_block, **hooks):
     """The batch kernel as a plain function with hooks replaced: ``play_card``, the decisions
     (``order_up``, ``name_trump``, ``pickup``, ``discard``, ``go_alone``: the policies' own
-    signatures) and ``search_context``.  ``jit_block`` jits the block function (the search
-    kernels give it a cached home of their own)."""
+    signatures) and ``search_context``.  ``jit_block(fn, name)`` jits the block function (the
+    search kernels give it a cached home of their own, under ``name``)."""
     def inline(fn, **more):
         return nb.njit(inline="always")(rebind(fn.py_func, **hooks, **more))
 
     record_fn = inline(play_and_record, play_tricks=inline(play_tricks),
                        make_trump=inline(make_trump), declare_alone=inline(declare_alone))
-    block_fn = jit_block(rebind(run_block.py_func, **hooks, play_and_record=record_fn))
+    block_fn = jit_block(rebind(run_block.py_func, **hooks, play_and_record=record_fn),
+                         "search_run_block")
     return rebind(batch_kernel, run_block=block_fn)

@@ -14,6 +14,8 @@ The conversions live in :mod:`simcore.games.euchre.deck`.
 
 import numpy as np
 
+from simcore.games.batches import column_names
+
 N_SEATS = 4
 N_TRICKS = 5
 HAND_SIZE = 5
@@ -49,36 +51,23 @@ VIEW_SIZE = V_PLAYED_BY + INTERNAL_IDS
 # Hand rows are written column by column into (rows, k) views of (k, rows) arrays, so every
 # column is contiguous in its own type and the polars frame takes it without a copy (copying
 # record fields was a serial step between the parallel kernels).
-# wide[row, W_*] (uint64)
-W_HAND = 0  # hand0 .. hand3: the hands dealt (public ids)
-W_KITTY = 4
-W_SEED = 5
-W_DEAL = 6
-N_WIDE_HANDS = 7  # the hands-mode columns; game mode adds:
-W_GAME = 7
-W_HAND_NO = 8  # a u16 column
-N_WIDE = 9
-# small[row, S_*] (int8)
-SMALL_COLUMNS = (
-    ["dealer", "upcard", "trump", "maker", "bid_round", "picked_up", "discard", "alone_maker",
-     "alone_defender"]
-    + [f"tricks{s}" for s in range(N_SEATS)]
-    + ["side_tricks0", "side_tricks1", "points0", "points1", "n_plays"]
-)
-S_DEALER = 0
-S_UPCARD = 1
-S_TRUMP = 2
-S_MAKER = 3
-S_BID_ROUND = 4
-S_PICKED_UP = 5  # bool
-S_DISCARD = 6
-S_ALONE_MAKER = 7
-S_ALONE_DEFENDER = 8
-S_TRICKS = 9  # tricks0 .. tricks3
-S_SIDE_TRICKS = 13  # side_tricks0, side_tricks1: tricks of seats 0+2, 1+3
-S_POINTS = 15  # points0, points1
-S_N_PLAYS = 17  # cards played (the length of the plays list; not a column)
-N_SMALL = 18
+# wide[row, W_*] (uint64): the hands dealt (public ids); game mode adds game, hand_no (u16)
+WIDE_COLUMNS = column_names(("hand", N_SEATS), "kitty", "seed", "deal", "game", "hand_no")
+W_HAND, W_KITTY, W_SEED, W_DEAL, W_GAME, W_HAND_NO = (
+    WIDE_COLUMNS.index(name) for name in ("hand0", "kitty", "seed", "deal", "game", "hand_no"))
+N_WIDE_HANDS = W_GAME  # the hands-mode columns
+N_WIDE = len(WIDE_COLUMNS)
+# small[row, S_*] (int8): picked_up is a bool; side_tricks0, side_tricks1: tricks of seats
+# 0+2, 1+3; n_plays: cards played (the length of the plays list; not a column)
+SMALL_COLUMNS = column_names("dealer", "upcard", "trump", "maker", "bid_round", "picked_up",
+                             "discard", "alone_maker", "alone_defender", ("tricks", N_SEATS),
+                             ("side_tricks", 2), ("points", 2), "n_plays")
+(S_DEALER, S_UPCARD, S_TRUMP, S_MAKER, S_BID_ROUND, S_PICKED_UP, S_DISCARD, S_ALONE_MAKER,
+ S_ALONE_DEFENDER, S_TRICKS, S_SIDE_TRICKS, S_POINTS, S_N_PLAYS) = (
+    SMALL_COLUMNS.index(name) for name in (
+        "dealer", "upcard", "trump", "maker", "bid_round", "picked_up", "discard", "alone_maker",
+        "alone_defender", "tricks0", "side_tricks0", "points0", "n_plays"))
+N_SMALL = len(SMALL_COLUMNS)
 # totals[row, side] (int16, game mode; hands mode passes a (rows, 0) array): running scores
 
 GAME_ROW = np.dtype(

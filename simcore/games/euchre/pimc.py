@@ -33,49 +33,25 @@ those of the same run without searching.
 
 from __future__ import annotations
 
-import re
-import types
-
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling, solver as search
+from simcore import sampling
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
-from simcore.errors import SimcoreError
+from simcore.games import searching
 from simcore.games.euchre import engine, policies, solver
-from simcore.games.euchre.deck import (
-    BASE_DECK,
-    base_to_public,
-    card_to_trump,
-    public_to_base,
-    from_trump,
-    to_trump,
-)
-from simcore.games.euchre.layout import (
-    HAND_SIZE,
-    N_SEATS,
-    V_ACTIVE,
-    V_ALONE_DEFENDER,
-    V_ALONE_MAKER,
-    V_DEALER,
-    V_LEADER,
-    V_MAKER,
-    V_NPLAYED,
-    V_PICKED_UP,
-    V_PLAYED,
-    V_PLAYED_BY,
-    V_TRICK_CARDS,
-    V_TRICKS,
-    V_TRUMP,
-    V_UPCARD,
-    V_VOIDS,
-)
+from simcore.games.euchre.deck import (BASE_DECK, base_to_public, card_to_trump, public_to_base,
+                                       from_trump, to_trump)
+from simcore.games.euchre.layout import (HAND_SIZE, N_SEATS, V_ACTIVE, V_ALONE_DEFENDER,
+                                         V_ALONE_MAKER, V_DEALER, V_LEADER, V_MAKER, V_NPLAYED,
+                                         V_PICKED_UP, V_PLAYED, V_PLAYED_BY, V_TRICK_CARDS,
+                                         V_TRICKS, V_TRUMP, V_UPCARD, V_VOIDS)
 from simcore.games.euchre.scoring import hand_points
+from simcore.games.searching import (DD, MAX_WORLDS, PIMC, PlayPolicies, best_card,  # noqa: F401
+                                     check_choice, decision_stream, is_search, n_worlds, new_table,
+                                     played_by, search_hook, search_kernels)
 
-DD = 5000  # policy id of dd (play and decision ids alike; above every built-in decision id)
-PIMC = 10000  # pimc:W = PIMC + W
 DEFAULT_WORLDS = 32
-MAX_WORLDS = 10000
 KITTY = N_SEATS  # holder 4: the kitty (3 cards and the upcard, or the dealer's discard)
 HOLDERS = N_SEATS + 1
 MAX_STATES = 8192  # capacity states of a Euchre observation: at most 6**4 * 5
@@ -84,37 +60,13 @@ PASS = 7  # the slot of ``sums`` that holds passing
 # decision kinds, folded into each decision's stream
 K_PLAY, K_ORDER, K_NAME, K_DEALER, K_ALONE = 1, 2, 3, 4, 5
 
-_PIMC_NAME = re.compile(r"pimc:(\d+)")
-
 
 def search_id(name) -> int | None:
     """The policy id of ``dd``, ``pimc`` or ``pimc:W`` (None for any other name)."""
-    if not isinstance(name, str):
-        return None
-    if name == "dd":
-        return DD
-    if name == "pimc":
-        return PIMC + DEFAULT_WORLDS
-    match = _PIMC_NAME.fullmatch(name)
-    if match and 1 <= int(match.group(1)) <= MAX_WORLDS:
-        return PIMC + int(match.group(1))
-    return None
+    return searching.search_id(name, DEFAULT_WORLDS)
 
 
-class PlayPolicies(dict):
-    """The play policies by name: the built-in ones plus ``pimc:W`` for any W in 1..10000
-    (listed once, as ``pimc:W``)."""
-
-    def __contains__(self, name):
-        return search_id(name) is not None or (name != "pimc:W" and dict.__contains__(self, name))
-
-    def __getitem__(self, name):
-        pid = search_id(name)
-        return pid if pid is not None else dict.__getitem__(self, name)
-
-
-PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, pimc=PIMC + DEFAULT_WORLDS,
-                             **{"pimc:W": -1}, dd=DD)
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
 OMNISCIENT = ("dd",)
 NOTES = (
     f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a whole searching player: its seat "
@@ -126,21 +78,14 @@ NOTES = (
 )
 
 
-def is_search(name) -> bool:
-    return search_id(name) is not None
-
-
 # ---------------------------------------------------------------- the search context
-
-
-_new_tables = nb.njit(cache=True)(search.new_tables)
 
 
 @nb.njit(cache=True)
 def new_context(hands):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees)."""
-    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
+    tab = new_table(solver.TABLE_BITS, 0)
     sc = sampling.new_scratch(MAX_STATES)
     need = np.zeros(HOLDERS, np.int64)
     masks = np.zeros((3, HOLDERS), np.uint64)  # allowed, known, drawn
@@ -158,7 +103,7 @@ def new_context(hands):
 def _seed(ctx, st, seat, kind, salt):
     """The decision's own stream: a function of the deal's stream state (not advanced), the
     seat, the kind of decision and what has been played (``salt``)."""
-    ctx[10][0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+    decision_stream(ctx[10], st, seat, kind, salt)
 
 
 # ---------------------------------------------------------------- facts -> sampler inputs
@@ -187,15 +132,6 @@ def bid_facts(seat, hand, kitty_known, need, masks):
 
 
 @nb.njit(cache=True)
-def _played_by(view, seat):
-    n = 0
-    for c in range(V_PLAYED_BY, V_PLAYED_BY + 48):
-        if view[c] == seat:
-            n += 1
-    return n
-
-
-@nb.njit(cache=True)
 def play_facts(seat, hand, view, in_play, discard, need, masks):
     """Once trump is fixed (trump order): own cards; the upcard in the dealer's hand once picked
     up (else face up in the kitty); the dealer's own discard in the kitty (``discard``, -1 when
@@ -218,7 +154,7 @@ def play_facts(seat, hand, view, in_play, discard, need, masks):
         masks[1, KITTY] = up
     unseen = deck & ~played
     for s in range(N_SEATS):
-        gone = _played_by(view, s) if in_play else 0
+        gone = played_by(view, V_PLAYED_BY, 48, s) if in_play else 0
         need[s] = HAND_SIZE - gone - popcount(masks[1, s])
         if in_play:
             for suit in range(4):
@@ -277,11 +213,6 @@ def net_points(side0_tricks, seat, maker, alone_maker, alone_defender):
     made, defended = hand_points(maker_tricks, alone_maker >= 0, alone_defender >= 0)
     mine = made - defended
     return mine if (seat - maker) % 2 == 0 else -mine
-
-
-@nb.njit(cache=True)
-def _n_worlds(policy):
-    return 1 if policy == DD else policy - PIMC
 
 
 # ---------------------------------------------------------------- stopping when decided
@@ -356,7 +287,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     span = net_span(seat, view[V_MAKER], alone_m, alone_d)
     n_legal = popcount(legal)
     sums[:] = 0
-    worlds = _n_worlds(policy)
+    worlds = n_worlds(policy)
     for w in range(worlds):
         _world(ctx, omniscient, trump, view[V_ACTIVE])
         k = solver.solve_moves(pub, view[V_LEADER], trick, n, trump, alone, tab, cards_out,
@@ -367,22 +298,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
             sums[j] += net_points(won + values_out[i], seat, view[V_MAKER], alone_m, alone_d)
         if best_is_settled(sums, 0, n_legal, span * (worlds - 1 - w)):
             break
-    return _best_card(legal, sums)
-
-
-@nb.njit(cache=True)
-def _best_card(cards, sums):
-    """The card of ``cards`` (lowest first = index order of ``sums``) with the best sum."""
-    best, best_sum = -1, -(1 << 60)
-    m = cards
-    j = 0
-    while m:
-        c = lowest_bit(m)
-        m &= m - np.uint64(1)
-        if sums[j] > best_sum:
-            best, best_sum = c, sums[j]
-        j += 1
-    return best
+    return best_card(legal, sums)
 
 
 # ---------------------------------------------------------------- bidding
@@ -429,7 +345,7 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
     n_opts = popcount(hand) if seat == dealer else 1
     span = net_span(seat, seat, -1, -1)
     sums[:] = 0
-    worlds = _n_worlds(policy)
+    worlds = n_worlds(policy)
     for w in range(worlds):
         _world(ctx, omniscient, -1, 15)
         if seat != dealer:
@@ -473,7 +389,7 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     _seed(ctx, st, seat, K_NAME, 0)
     tab, pub, sums = ctx[0], ctx[4], ctx[5]
     sums[:] = 0
-    for _ in range(_n_worlds(policy)):
+    for _ in range(n_worlds(policy)):
         _world(ctx, omniscient, -1, 15)
         if not stuck:
             sums[PASS] += _after_pass(pub, seat, dealer, 0, banned, False, tab, -1)
@@ -507,7 +423,7 @@ def _dealer_sums(policy, hand, upcard, trump, st, view, ctx, for_discard):
     n = popcount(hand)
     span = net_span(dealer, maker, -1, -1)
     sums[:] = 0
-    worlds = _n_worlds(policy)
+    worlds = n_worlds(policy)
     for w in range(worlds):
         _world(ctx, omniscient, trump, 15)
         if not for_discard:  # leaving the card: only the pick-up question asks
@@ -545,7 +461,7 @@ def search_discard(policy, six, upcard, trump, st, view, ctx):
     remembered for the dealer's worlds in play."""
     hand = six & ~bit(upcard)
     if _dealer_sums(policy, hand, upcard, trump, st, view, ctx, True):
-        d = _best_card(hand, ctx[5][1:])
+        d = best_card(hand, ctx[5][1:])
     else:
         d = policies.best_discard(six, upcard, trump)
     ctx[9][0] = d
@@ -576,7 +492,7 @@ def search_go_alone(policy, seat, hand, view, st, ctx):
     lo_alone, hi_alone = net_bounds(seat, maker, lone_m, lone_d)
     span = max(hi, hi_alone) - min(lo, lo_alone)  # both options' values lie within
     sums[:] = 0
-    worlds = _n_worlds(policy)
+    worlds = n_worlds(policy)
     for w in range(worlds):
         _world(ctx, omniscient, trump, 15)
         v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
@@ -592,71 +508,16 @@ def search_go_alone(policy, seat, hand, view, st, ctx):
 # ---------------------------------------------------------------- kernel hooks
 
 
-@nb.njit(inline="always", cache=True)
-def play_card(policy, seat, hand, legal, view, st, ctx):
-    if policy >= DD:
-        return search_card(policy, seat, hand, legal, view, st, ctx)
-    return policies.builtin_play(policy, seat, hand, legal, view, st)
+play_card = search_hook(search_card, policies.builtin_play)
+order_up = search_hook(search_order_up, policies.order_up)
+name_trump = search_hook(search_name_trump, policies.name_trump)
+pickup = search_hook(search_pickup, policies.pickup)
+discard = search_hook(search_discard, policies.discard)
+go_alone = search_hook(search_go_alone, policies.go_alone)
 
 
-@nb.njit(inline="always", cache=True)
-def order_up(policy, seat, dealer, hand, upcard, st, ctx):
-    if policy >= DD:
-        return search_order_up(policy, seat, dealer, hand, upcard, st, ctx)
-    return policies.order_up(policy, seat, dealer, hand, upcard, st, ctx)
-
-
-@nb.njit(inline="always", cache=True)
-def name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
-    if policy >= DD:
-        return search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx)
-    return policies.name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx)
-
-
-@nb.njit(inline="always", cache=True)
-def pickup(policy, hand, upcard, trump, st, view, ctx):
-    if policy >= DD:
-        return search_pickup(policy, hand, upcard, trump, st, view, ctx)
-    return policies.pickup(policy, hand, upcard, trump, st, view, ctx)
-
-
-@nb.njit(inline="always", cache=True)
-def discard(policy, hand, upcard, trump, st, view, ctx):
-    if policy >= DD:
-        return search_discard(policy, hand, upcard, trump, st, view, ctx)
-    return policies.discard(policy, hand, upcard, trump, st, view, ctx)
-
-
-@nb.njit(inline="always", cache=True)
-def go_alone(policy, seat, hand, view, st, ctx):
-    if policy >= DD:
-        return search_go_alone(policy, seat, hand, view, st, ctx)
-    return policies.go_alone(policy, seat, hand, view, st, ctx)
-
-
-def _home(fn, name):
-    """``fn`` under a name of this file, so Numba caches it here (its code is the engine's):
-    after editing engine.py, delete this module's cache (see docs/search_policies.md)."""
-    code = fn.__code__.replace(co_filename=__file__, co_name=name, co_qualname=name)
-    return types.FunctionType(code, fn.__globals__, name, fn.__defaults__, fn.__closure__)
-
-
-_kernel = None
-
-
-def kernel():
-    """The batch kernel of runs with a search policy (built and compiled on first use,
-    cached on disk): the engine's kernel with this module's hooks."""
-    global _kernel
-    if _kernel is None:
-        plain = engine.kernel_with(
-            lambda f: nb.njit(cache=True, nogil=True)(_home(f, "search_run_block")),
-            play_card=play_card, order_up=order_up, name_trump=name_trump, pickup=pickup,
-            discard=discard, go_alone=go_alone, search_context=new_context)
-        _kernel = nb.njit(parallel=True, cache=True, nogil=True)(_home(plain, "search_batch_kernel"))
-    return _kernel
-
-
-def check_choice(choice) -> None:
-    if choice.user and any(is_search(s) for s in choice.seats):
-        raise SimcoreError("a user play policy and pimc/dd cannot share a run yet")
+# the batch kernel of runs with a search policy: ``kernel()``
+kernel = search_kernels(engine.kernel_with, __file__, ("search_batch_kernel",),
+                        play_card=play_card, order_up=order_up, name_trump=name_trump,
+                        pickup=pickup, discard=discard, go_alone=go_alone,
+                        search_context=new_context)

@@ -37,20 +37,11 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
-from simcore.tricks import beats, is_master
+from simcore.tricks import beating, beats, is_master
 from simcore.games.euchre.deck import BASE_DECK, card_to_trump, to_trump
 from simcore.games.euchre.draws import below, count, pick
-from simcore.games.euchre.layout import (
-    V_ACTIVE,
-    V_MAKER,
-    V_NPLAYED,
-    V_PICKED_UP,
-    V_PLAYED,
-    V_TRICK_CARDS,
-    V_TRICK_SEATS,
-    V_TRUMP,
-    V_UPCARD,
-)
+from simcore.games.euchre.layout import (V_ACTIVE, V_MAKER, V_NPLAYED, V_PICKED_UP, V_PLAYED,
+                                         V_TRICK_CARDS, V_TRICK_SEATS, V_TRUMP, V_UPCARD)
 
 PLAY_POLICIES = {"random": 0, "heuristic": 1}
 USER_POLICY = -1
@@ -155,23 +146,32 @@ def lone_hand(hand, trump):
 def best_discard(hand, upcard, trump):
     """EU-8 discard: the weakest off-suit card, preferring to void a suit and to keep aces;
     the lowest trump only when every other card is a trump.  Never the upcard."""
-    pool = hand & ~bit(upcard)
+    return _lowest_off_suit(hand & ~bit(upcard), trump, True)
+
+
+@nb.njit(inline="always", cache=True)
+def _lowest_off_suit(cards, trump, discard):
+    """The lowest card of an off suit of ``cards``, the suits ranked by their lowest card and
+    (``discard``) preferring a suit it voids and keeping aces, else preferring the shortest
+    suit on ties; the lowest trump when ``cards`` holds nothing else."""
     best = -1
     best_key = 1 << 30
     for s in range(4):
         if s == trump:
             continue
-        sm = suit_mask(pool, s)
-        if sm == 0:
-            continue
-        low = lowest_bit(sm)
-        key = 100 * (low == _ACE) + 10 * (popcount(sm) != 1) + low
-        if key < best_key:
-            best_key = key
-            best = 13 * s + low
+        sm = suit_mask(cards, s)
+        if sm:
+            low = lowest_bit(sm)
+            if discard:
+                key = 100 * (low == _ACE) + 10 * (popcount(sm) != 1) + low
+            else:
+                key = 8 * low + popcount(sm)
+            if key < best_key:
+                best_key = key
+                best = 13 * s + low
     if best >= 0:
         return best
-    return 13 * trump + lowest_bit(suit_mask(pool, trump))
+    return 13 * trump + lowest_bit(suit_mask(cards, trump))
 
 
 @nb.njit(cache=True)
@@ -305,21 +305,7 @@ def random_play(seat, hand, legal, view, st):
 def weakest(legal, trump):
     """The card to throw: the lowest off-suit card (from the shortest suit on ties), else the
     lowest trump."""
-    best = -1
-    best_key = 1 << 30
-    for s in range(4):
-        if s == trump:
-            continue
-        sm = suit_mask(legal, s)
-        if sm:
-            low = lowest_bit(sm)
-            key = 8 * low + popcount(sm)
-            if key < best_key:
-                best_key = key
-                best = 13 * s + low
-    if best >= 0:
-        return best
-    return 13 * trump + lowest_bit(suit_mask(legal, trump))
+    return _lowest_off_suit(legal, trump, False)
 
 
 @nb.njit(cache=True)
@@ -355,13 +341,7 @@ def _lead(seat, hand, trump, unseen, maker):
 def _follow(legal, trump, unseen, best, led, partner_winning, last, second_hand):
     if partner_winning and (last or _holds(best, unseen, trump)):
         return weakest(legal, trump)
-    winners = np.uint64(0)
-    m = legal
-    while m:
-        c = lowest_bit(m)
-        m &= m - np.uint64(1)
-        if beats(c, best, trump):
-            winners |= bit(c)
+    winners = beating(legal, best, trump)
     if winners == 0:
         return weakest(legal, trump)
     trumping_in = led != trump and ((winners >> np.uint64(13 * trump)) & SUIT_BITS) != 0

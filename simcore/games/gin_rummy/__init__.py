@@ -10,22 +10,15 @@ import numpy as np
 import polars as pl
 
 from simcore import dealing
-from simcore.errors import SimcoreError
-from simcore.games.base import (
-    Game,
-    PolicyChoice,
-    UserKernels,
-    frame_from_records,
-    interleave_options,
-    n_blocks,
-    padded_list,
-    with_attempts,
-)
+from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records, padded_list,
+                                with_attempts)
+from simcore.games.batches import (check_illegal, check_running, record_fields, run_blocks,
+                                   run_kernels, two_passes, what_if_rows)
 from simcore.games.gin_rummy import engine, layout, pimc, show
 from simcore.games.gin_rummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.gin_rummy.policies import KNOCK_POLICIES, USER_POLICY, builtin_play
 from simcore.games.gin_rummy.rules import Rules
-from simcore.games.searching import check_choice, search_blocks, searching
+from simcore.games.searching import searching
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
@@ -35,14 +28,11 @@ _user_kernels = UserKernels(builtin_play, with_play, USER_POLICY, (_hands_kernel
 def _kernels(choice: PolicyChoice):
     """(hands kernel, games kernel): with a ``pimc`` seat the search kernels, compiled only
     then; else the built-in (or user-policy) kernels."""
-    if searching(choice):
-        check_choice(choice)
-        return pimc.kernels()
-    return _user_kernels(choice)
+    return run_kernels(choice, searching(choice), pimc.kernels, _user_kernels)
 
 
 def _blocks(count: int, choice: PolicyChoice) -> int:
-    return search_blocks(count) if searching(choice) else n_blocks(count)
+    return run_blocks(count, searching(choice))
 
 USER_POLICY_DOC = """A Gin Rummy play policy is a jitted function
     policy(kind, seat, hand, view, st) -> int
@@ -87,13 +77,10 @@ def config(rules: Rules, choice: PolicyChoice, knock_what_if: int = -1) -> np.nd
 
 
 def _check(bad: np.ndarray):
-    if bad[:, 0].sum():
-        raise SimcoreError(
-            f"a play policy gave an illegal answer in {int(bad[:, 0].sum())} hands "
-            "(a discard must be a card of the hand other than the card just taken)"
-        )
-    if bad.shape[1] > 2 and bad[:, 2].sum():
-        raise SimcoreError(f"{int(bad[:, 2].sum())} games were still running after 65,535 hands")
+    check_illegal(bad[:, 0].sum(), "a discard must be a card of the hand other than the card "
+                  "just taken", what="gave an illegal answer")
+    if bad.shape[1] > 2:
+        check_running(bad[:, 2].sum(), "games", "hands")
 
 
 def _hand_frame(out, dealt, finals, deadwoods, turn_log, turn_n, totals=None):
@@ -125,10 +112,8 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     with conditions the rows get ``attempts``.
     """
     if what_if is not None:
-        labels = GAME.what_if_options(what_if)
-        frames = [_hands(seed, start, count, rules, choice, deal_filter,
-                         knock_threshold(label, rules), log_plays) for label in labels]
-        return interleave_options(frames, labels)
+        return what_if_rows(GAME, what_if, lambda _, label: _hands(
+            seed, start, count, rules, choice, deal_filter, knock_threshold(label, rules), log_plays))
     return _hands(seed, start, count, rules, choice, deal_filter, -1, log_plays)
 
 
@@ -177,10 +162,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         _check(bad)
         return (out, dealt, finals, deadwoods, turn_log, turn_n, totals), attempts
 
-    play(blocks, np.zeros(count, np.int64), False)
-    lengths = games["hands"].astype(np.int64)
-    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    arrays, attempts = play(int(lengths.sum()), offsets, True)
+    arrays, attempts = two_passes(play, games, count, blocks)
     hands = with_attempts(_hand_frame(*arrays), attempts, deal_filter)
     seat = {"final": scores[:, :2].astype(np.int32), "won": scores[:, 2:].astype(np.int16)}
     return hands, frame_from_records(games, seat, order=layout.GAME_COLUMNS)
@@ -201,15 +183,9 @@ LAYOUT = dealing.DealLayout(
 GAME = Game(
     name="gin-rummy",
     title="Gin Rummy",
-    n_seats=layout.N_SEATS,
-    rules_cls=Rules,
-    play_policies=pimc.PLAY_POLICIES,
-    policy_notes=pimc.NOTES,
-    default_play="heuristic",
+    **record_fields(layout.N_SEATS, Rules, pimc, run_hands, run_games),
     decisions={"knock": KNOCK_POLICIES},
     default_decisions={"knock": "limit"},
-    run_hands=run_hands,
-    run_games=run_games,
     user_policy_doc=USER_POLICY_DOC,
     what_if={"knock": WHATIF_KNOCK_OPTIONS},
     what_if_doc={"knock": "the non-dealer knocks at the first chance (now), only at deadwood "

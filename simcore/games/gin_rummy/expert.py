@@ -61,34 +61,12 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import bit, highest_bit, lowest_bit, popcount
-from simcore.melds import (
-    GIN_PLANES,
-    best_discard_seq,
-    from_sequence,
-    mask_value,
-    meldable,
-    min_deadwood_seq,
-    rank_positions,
-    run_completions,
-    set_completions,
-    spread_ranks,
-    to_sequence,
-)
-from simcore.games.gin_rummy.layout import (
-    K_DISCARD,
-    K_DRAW,
-    K_KNOCK,
-    K_UPCARD,
-    V_DEADWOOD,
-    V_KNOCK_AT,
-    V_KNOCK_LIMIT,
-    V_OPP_DISCARDS,
-    V_OPP_PICKS,
-    V_PILE,
-    V_TAKEN,
-    V_TOP,
-    V_TURN,
-)
+from simcore.melds import (GIN_PLANES, best_discard_seq, from_sequence, mask_value, meldable,
+                           min_deadwood_seq, rank_positions, run_completions, set_completions,
+                           spread_ranks, to_sequence)
+from simcore.games.gin_rummy.layout import (K_DISCARD, K_DRAW, K_KNOCK, K_UPCARD, V_DEADWOOD,
+                                            V_KNOCK_AT, V_KNOCK_LIMIT, V_OPP_DISCARDS, V_OPP_PICKS,
+                                            V_PILE, V_TAKEN, V_TOP, V_TURN)
 
 # The expert's weights, one tuple so a tuning script can compile variants
 # (``expert_play`` takes it as an argument):

@@ -18,30 +18,14 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import bit, lowest_bit, nth_bit, popcount
-from simcore.melds import (
-    gin_best_discard,
-    gin_deadwood,
-    gin_loose,
-    meldable,
-    spread_ranks,
-    to_sequence,
-)
+from simcore.melds import (gin_best_discard, gin_deadwood, gin_loose, meldable, spread_ranks,
+                           to_sequence)
 from simcore.rng import below
 from simcore.games.gin_rummy.expert import PARAMS as EXPERT_PARAMS
 from simcore.games.gin_rummy.expert import expert_play
-from simcore.games.gin_rummy.layout import (
-    K_DISCARD,
-    K_DRAW,
-    K_KNOCK,
-    K_UPCARD,
-    V_DEADWOOD,
-    V_KNOCK_AT,
-    V_KNOCK_LIMIT,
-    V_OPP_PICKS,
-    V_TAKEN,
-    V_TAKEN_LOCKED,
-    V_TOP,
-)
+from simcore.games.gin_rummy.layout import (K_DISCARD, K_DRAW, K_KNOCK, K_UPCARD, V_DEADWOOD,
+                                            V_KNOCK_AT, V_KNOCK_LIMIT, V_OPP_PICKS, V_TAKEN,
+                                            V_TAKEN_LOCKED, V_TOP)
 
 PLAY_POLICIES = {"random": 0, "heuristic": 1, "expert": 2}
 USER_POLICY = -1

@@ -12,33 +12,17 @@ import polars as pl
 
 from simcore import dealing
 from simcore.errors import SimcoreError
-from simcore.games.base import (
-    Game,
-    PolicyChoice,
-    UserKernels,
-    frame_from_records,
-    interleave_options,
-    n_blocks,
-    with_attempts,
-)
-from simcore.games.searching import check_choice, is_search, search_blocks, searching
+from simcore.games.base import Game, PolicyChoice, UserKernels, frame_from_records, with_attempts
+from simcore.games.batches import (attempts_array, check_illegal, columns, frame_from_columns,
+                                   log_arrays, log_columns, record_fields, run_blocks,
+                                   run_kernels, two_passes, what_if_rows)
+from simcore.games.searching import is_search, searching
 from simcore.games.spades import advice, dd_table, layout, pimc, show, solver
 from simcore.games.spades.engine import DECK_IDS, games_kernel, hands_kernel, with_play
-from simcore.games.spades.policies import (
-    BID_POLICIES,
-    BLIND_NIL_POLICIES,
-    EXCHANGE_POLICIES,
-    M_BLIND_NIL,
-    M_EXCHANGE,
-    M_NIL,
-    M_WHATIF_NIL,
-    N_MODES,
-    NIL_POLICIES,
-    PLAY_POLICIES,
-    USER_POLICY,
-    WHATIF_NIL_OPTIONS,
-    builtin_play,
-)
+from simcore.games.spades.policies import (BID_POLICIES, BLIND_NIL_POLICIES, EXCHANGE_POLICIES,
+                                           M_BLIND_NIL, M_EXCHANGE, M_NIL, M_WHATIF_NIL, N_MODES,
+                                           NIL_POLICIES, PLAY_POLICIES, USER_POLICY,
+                                           WHATIF_NIL_OPTIONS, builtin_play)
 from simcore.games.spades.rules import Rules, rules_vector
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
@@ -51,17 +35,11 @@ RANDOM_FAST_PATH = True
 
 
 def _kernel_pair(choice: PolicyChoice):
-    """The run's kernels: with a search policy (pimc, dd) the search kernel set, compiled only
-    then; else the built-in (or user-policy) kernels."""
-    if searching(choice):
-        check_choice(choice)
-        return pimc.kernels()
-    return _kernels(choice)
+    return run_kernels(choice, searching(choice), pimc.kernels, _kernels)
 
 
 def _blocks(count: int, choice: PolicyChoice) -> int:
-    return search_blocks(count) if searching(choice) else n_blocks(count)
-
+    return run_blocks(count, searching(choice))
 
 
 def policy_arrays(choice: PolicyChoice):
@@ -84,63 +62,28 @@ def policy_arrays(choice: PolicyChoice):
     return bid_policies, modes, policies, all_random
 
 
-def _log_arrays(rows: int, log_plays: bool):
-    if log_plays:
-        return np.zeros((rows, 52), np.uint8), np.zeros((rows, 13), np.int8)
-    return np.zeros((0, 52), np.uint8), np.zeros((0, 13), np.int8)
-
-
 def _row_arrays(rows: int, game_mode: bool, log_plays: bool):
     """The kernels' output arrays (wide, small, side16, total, plays, winners): each column
     array is a (rows, k) view of a (k, rows) array, so the kernels index it by row and every
     column is contiguous in the column's own type: building the polars frame copies and
     converts nothing (a serial copy would cap 2-thread scaling).  ``layout.W_*``, ``S_*``,
     ``D_*``; hands mode has no game, hand_no or total columns."""
-    wide = np.zeros((layout.N_WIDE if game_mode else layout.N_WIDE_HANDS, rows), np.uint64).T
-    small = np.zeros((layout.N_SMALL, rows), np.int8).T
-    side16 = np.zeros((layout.N_SIDE16, rows), np.int16).T
-    total = np.zeros((2 if game_mode else 0, rows), np.int32).T
-    return (wide, small, side16, total, *_log_arrays(rows, log_plays))
-
-
-def _attempts(rows: int, deal_filter) -> np.ndarray:
-    """The attempts column the kernels fill: only a run with conditions has one."""
-    return np.zeros(rows if deal_filter is not None and deal_filter.has_conditions else 0, np.int64)
+    wide = columns(layout.N_WIDE if game_mode else layout.N_WIDE_HANDS, rows, np.uint64)
+    return (wide, columns(layout.N_SMALL, rows, np.int8), columns(layout.N_SIDE16, rows, np.int16),
+            columns(2 if game_mode else 0, rows, np.int32), *log_arrays(rows, log_plays, 52, 13))
 
 
 def _check(bad: np.ndarray):
-    if bad.sum():
-        raise SimcoreError(
-            f"a play policy returned an illegal card in {int(bad.sum())} hands "
-            "(a policy must return a card id from `legal`)"
-        )
+    check_illegal(bad.sum(), "a policy must return a card id from `legal`")
 
 
 def _hand_frame(wide, small, side16, total, plays, winners, log_plays, game_mode):
-    columns = {"seed": wide[:, layout.W_SEED], "deal": wide[:, layout.W_DEAL],
-               "dealer": small[:, layout.S_DEALER],
-               "spades_broken_trick": small[:, layout.S_BROKEN]}
-    if game_mode:
-        columns["game"] = wide[:, layout.W_GAME]
-        columns["hand_no"] = wide[:, layout.W_HAND_NO].astype(np.uint16)
-    for stem, array, first, k in (
-            ("hand", wide, layout.W_HAND, 4), ("dealt", wide, layout.W_DEALT, 4),
-            ("passed", wide, layout.W_PASSED, 4), ("bid", small, layout.S_BID, 4),
-            ("blind", small, layout.S_BLIND, 4), ("tricks", small, layout.S_TRICKS, 4),
-            ("contract", small, layout.S_CONTRACT, 2), ("bags", small, layout.S_BAGS, 2),
-            ("score", side16, layout.D_SCORE, 2), ("nil_points", side16, layout.D_NIL_POINTS, 2),
-            ("bag_penalty", side16, layout.D_BAG_PENALTY, 2),
-            ("total_bags", side16, layout.D_TOTAL_BAGS, 2), ("total", total, 0, total.shape[1])):
-        for i in range(k):
-            columns[f"{stem}{i}"] = array[:, first + i]
-    for s in range(layout.N_SEATS):
-        columns[f"blind{s}"] = columns[f"blind{s}"].view(np.bool_)
     order = [c for c in layout.HAND_COLUMNS if game_mode or c not in _GAME_MODE_ONLY]
-    frame = pl.DataFrame({name: columns[name] for name in order})
-    if log_plays:
-        frame = frame.with_columns(pl.Series("plays", plays).cast(pl.List(pl.UInt8)),
-                                   pl.Series("trick_winners", winners).cast(pl.List(pl.Int8)))
-    return frame
+    frame = frame_from_columns(
+        ((layout.WIDE_COLUMNS, wide), (layout.SMALL_COLUMNS, small),
+         (layout.SIDE16_COLUMNS, side16), (("total0", "total1"), total)),
+        order, bools=[f"blind{s}" for s in range(layout.N_SEATS)], u16=("hand_no",))
+    return log_columns(frame, plays, winners, log_plays)
 
 
 _GAME_MODE_ONLY = ("game", "hand_no", "total0", "total1", "total_bags0", "total_bags1")
@@ -156,10 +99,8 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     conditions (:mod:`simcore.dealing`); with conditions the rows get ``attempts``.
     """
     if what_if is not None:
-        GAME.what_if_options(what_if)
-        frames = [_hands(seed, start, count, rules, choice, log_plays, deal_filter, o + 1)
-                  for o in range(len(WHATIF_NIL_OPTIONS))]
-        return interleave_options(frames, WHATIF_NIL_OPTIONS)
+        return what_if_rows(GAME, what_if, lambda k, _: _hands(
+            seed, start, count, rules, choice, log_plays, deal_filter, k + 1))
     return _hands(seed, start, count, rules, choice, log_plays, deal_filter, 0)
 
 
@@ -169,7 +110,7 @@ def _hands(seed, start, count, rules, choice, log_plays, deal_filter, forced):
     bad = np.zeros(_blocks(count, choice), np.int64)
     bid_policies, modes, policies, all_random = policy_arrays(choice)
     modes[M_WHATIF_NIL] = forced
-    attempts = _attempts(count, deal_filter)
+    attempts = attempts_array(count, deal_filter)
     capped = np.zeros(1, np.int64)
     hands_kernel(np.uint64(seed), np.int64(start), *arrays[:4], rules_vector(rules), bid_policies,
                  modes, policies, all_random, *arrays[4:],
@@ -197,7 +138,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
     def play(rows, offsets, record, log):
         arrays = _row_arrays(rows, True, log)
-        attempts = _attempts(rows, deal_filter)
+        attempts = attempts_array(rows, deal_filter)
         capped = np.zeros(1, np.int64)
         games_kernel(np.uint64(seed), np.int64(start), games, game_values, *arrays[:4], offsets,
                      record, *args, *arrays[4:], *constraints, attempts, capped, bad)
@@ -207,10 +148,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
     # at least two scratch rows: a one-row (k, 1) view is C- as well as F-contiguous, and
     # Numba would compile the games kernel a second time for that layout
-    play(max(blocks, 2), np.zeros(count, np.int64), False, False)
-    lengths = games["hands"].astype(np.int64)
-    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    arrays, attempts = play(int(lengths.sum()), offsets, True, log_plays)
+    arrays, attempts = two_passes(play, games, count, max(blocks, 2), log_plays)
     hands = with_attempts(_hand_frame(*arrays, log_plays, True), attempts, deal_filter)
     game_frame = frame_from_records(
         games, {"final": game_values[:, 0], "final_bags": game_values[:, 1].astype(np.int16)},
@@ -240,12 +178,7 @@ LAYOUT = dealing.DealLayout(
 GAME = Game(
     name="spades",
     title="Spades",
-    n_seats=layout.N_SEATS,
-    rules_cls=Rules,
-    play_policies=pimc.PLAY_POLICIES,
-    omniscient=pimc.OMNISCIENT,
-    policy_notes=pimc.NOTES,
-    default_play="heuristic",
+    **record_fields(layout.N_SEATS, Rules, pimc, run_hands, run_games),
     decisions={
         "bid": BID_POLICIES,
         "nil": NIL_POLICIES,
@@ -253,8 +186,6 @@ GAME = Game(
         "exchange": EXCHANGE_POLICIES,
     },
     default_decisions={"bid": "seat", "nil": "auto", "blind_nil": "auto", "exchange": "auto"},
-    run_hands=run_hands,
-    run_games=run_games,
     hand_columns=", ".join(layout.HAND_COLUMNS),
     what_if={"nil": WHATIF_NIL_OPTIONS},
     what_if_doc={"nil": "the first bidder (dealer's left) bids nil, or the number its bid "

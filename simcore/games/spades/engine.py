@@ -9,9 +9,10 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import SUIT_BITS, bit
-from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
-from simcore.games.base import rebind
-from simcore.rng import below, policy_key, shuffle, stream_key
+from simcore.dealing import (SHUFFLE_PAIRED, constrained_deal, deal_runs, first_seat,
+                             is_constrained)
+from simcore.games.base import block_range, rebind, record_game
+from simcore.rng import policy_key, stream_key
 from simcore.tricks import beats, follow_mask
 from simcore.games.spades.layout import (
     D_BAG_PENALTY,
@@ -125,14 +126,18 @@ SLOT_SIZES = np.full(N_SEATS, 13, np.int64)
 @nb.njit(inline="always", cache=True)
 def deal(st, deck, hands):
     """SP-3: shuffle the 52 cards, 13 to each seat (seat s gets the s-th run of 13)."""
-    for i in range(52):
-        deck[i] = i
-    shuffle(st, deck, 52)
-    for s in range(N_SEATS):
-        h = np.uint64(0)
-        for i in range(13 * s, 13 * s + 13):
-            h |= bit(deck[i])
-        hands[s] = h
+    deal_runs(st, deck, hands, N_SEATS, 13)
+
+
+@nb.njit(inline="always", cache=True)
+def legal_cards(hand, i, led, must_break, broken):
+    """The cards ``hand`` may play as the trick's i-th card, ``led`` the suit led: SP-8, and
+    SP-7 (no spade lead before spades break, unless the hand holds nothing else)."""
+    if i > 0:
+        return follow_mask(hand, led)
+    if must_break and not broken and (hand & ~SPADE_CARDS):
+        return hand & ~SPADE_CARDS
+    return hand
 
 
 @nb.njit(inline="always", cache=True)
@@ -143,17 +148,6 @@ def blind_nil_allowed(rules, view, seat):
     need = rules[R_BLIND_MIN_DEFICIT]
     side = seat & 1
     return need <= 0 or view[V_TOTAL + 1 - side] - view[V_TOTAL + side] >= need
-
-
-@nb.njit(cache=True)
-def first_dealer(seed, a, rules, st):
-    """SP-3: the rules' fixed seat, or ``below(4)`` from the stream (seed, a, 0, 1) (in hands
-    mode the dealer of deal a, in games mode the first dealer of game a).  The draw has its own
-    stream, so a fixed dealer leaves the cards of every deal as they are."""
-    if rules[R_FIRST_DEALER] >= 0:
-        return rules[R_FIRST_DEALER]
-    st[0] = stream_key(seed, a, 0, 1)
-    return below(st, N_SEATS)
 
 
 @nb.njit(inline="always", cache=True)
@@ -250,12 +244,7 @@ def play_tricks(st, hands, leader, must_break, policies, view, plays, winners, r
             view[V_NPLAYED] = i
             seat = (leader + i) & 3
             hand = hands[seat]
-            if i == 0:
-                legal = hand
-                if must_break and not broken and (hand & ~SPADE_CARDS):
-                    legal = hand & ~SPADE_CARDS  # SP-7: no spade lead before they break
-            else:
-                legal = follow_mask(hand, led)  # SP-8
+            legal = legal_cards(hand, i, led, must_break, broken)
             card = play_card(policies[seat], seat, hand, legal, view, st, ctx)
             if card < 0 or card > 51 or not (legal & bit(card)):
                 return -2
@@ -416,23 +405,15 @@ def play_and_record(st, pst, deck, hands, passed, view, seed, deal_id, dealer, r
     return True
 
 
-@nb.njit(inline="always", cache=True)
-def block_range(b, n, n_blocks):
-    size = (n + n_blocks - 1) // n_blocks
-    return b * size, min(n, (b + 1) * size)
-
-
 @nb.njit(cache=True)
-def constrained_deal(seed, a, b, st, hands, dealer, fixed, conds, weights, order, masks, roles):
-    """Deal (seed, a, b) under predeal/conditions into ``hands``; returns the attempts (0 =
-    gave up).  Leaves ``st[0]`` at the accepted stream's start, as ``play_and_record`` wants."""
-    roles[0] = dealer
-    n, key = deal_constrained(seed, a, b, st, DECK_IDS, fixed, SLOT_SIZES, SHUFFLE_PAIRED,
-                              conds, weights, roles, order, masks)
-    for s in range(N_SEATS):
-        hands[s] = masks[s]
-    st[0] = key
-    return n
+def block_scratch():
+    """A block's working arrays: the deal's and the policies' streams, the deck, hands, the
+    cards passed in a blind-nil exchange, the public view, running scores and bags per side,
+    and constrained dealing's order, slot masks and roles."""
+    return (np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.empty(52, np.int64),
+            np.empty(N_SEATS, np.uint64), np.empty(N_SEATS, np.uint64),
+            np.zeros(V_PLAYED_BY + 52, np.int64), np.zeros(2, np.int64), np.zeros(2, np.int64),
+            np.empty(52, np.int64), np.empty(N_SEATS, np.uint64), np.zeros(1, np.int64))
 
 
 @nb.njit(cache=True)
@@ -444,17 +425,7 @@ def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_poli
     A separate (non-inlined, separately cached) function called once per block, so that the
     parallel kernel around it stays small and compiles quickly.
     """
-    st = np.zeros(1, np.uint64)
-    pst = np.zeros(1, np.uint64)
-    deck = np.empty(52, np.int64)
-    hands = np.empty(N_SEATS, np.uint64)
-    passed = np.empty(N_SEATS, np.uint64)
-    view = np.zeros(V_PLAYED_BY + 52, np.int64)
-    totals = np.zeros(2, np.int64)
-    bags = np.zeros(2, np.int64)
-    order = np.empty(52, np.int64)
-    masks = np.empty(N_SEATS, np.uint64)
-    roles = np.zeros(1, np.int64)
+    st, pst, deck, hands, passed, view, totals, bags, order, masks, roles = block_scratch()
     constrained = is_constrained(fixed, conds)
     ctx = search_context(hands, passed, rules)
     bad = 0
@@ -462,11 +433,12 @@ def hands_block(seed, start, lo, hi, wide, small, side16, total, rules, bid_poli
         if capped[0]:
             break
         k = start + i
-        dealer = first_dealer(seed, k, rules, st)
+        dealer = first_seat(seed, k, rules[R_FIRST_DEALER], N_SEATS)  # SP-3
         st[0] = stream_key(seed, k, 0, 0)
         if constrained:
-            n = constrained_deal(seed, np.uint64(k), np.uint64(0), st, hands, dealer, fixed, conds,
-                                 weights, order, masks, roles)
+            n = constrained_deal(seed, np.uint64(k), np.uint64(0), st, DECK_IDS, SLOT_SIZES,
+                                 SHUFFLE_PAIRED, fixed, conds, weights, roles, dealer, order,
+                                 masks, hands)
             if n == 0:
                 capped[0] = k + 1
                 break
@@ -491,17 +463,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
     Returns the number of games stopped by an illegal play."""
     target = rules[R_TARGET]
     max_hands = rules[R_MAX_HANDS]
-    st = np.zeros(1, np.uint64)
-    pst = np.zeros(1, np.uint64)
-    deck = np.empty(52, np.int64)
-    hands = np.empty(N_SEATS, np.uint64)
-    passed = np.empty(N_SEATS, np.uint64)
-    view = np.zeros(V_PLAYED_BY + 52, np.int64)
-    totals = np.zeros(2, np.int64)
-    bags = np.zeros(2, np.int64)
-    order = np.empty(52, np.int64)
-    masks = np.empty(N_SEATS, np.uint64)
-    roles = np.zeros(1, np.int64)
+    st, pst, deck, hands, passed, view, totals, bags, order, masks, roles = block_scratch()
     constrained = is_constrained(fixed, conds)
     ctx = search_context(hands, passed, rules)
     bad = 0
@@ -509,7 +471,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
         if capped[0]:
             break
         game = start + g
-        dealer = first_dealer(seed, game, rules, st)
+        dealer = first_seat(seed, game, rules[R_FIRST_DEALER], N_SEATS)  # SP-3
         totals[0] = 0
         totals[1] = 0
         bags[0] = 0
@@ -521,8 +483,9 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
             row = offsets[g] + hand_no if record else np.int64(b)
             deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
             if constrained:
-                n = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st, hands,
-                                     dealer, fixed, conds, weights, order, masks, roles)
+                n = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st, DECK_IDS,
+                                     SLOT_SIZES, SHUFFLE_PAIRED, fixed, conds, weights, roles,
+                                     dealer, order, masks, hands)
                 if n == 0:
                     capped[0] = np.int64(deal_id) + 1
                     break
@@ -540,11 +503,7 @@ def games_block(seed, start, lo, hi, b, games, game_values, wide, small, side16,
             winner = game_winner(totals[0], totals[1], target)  # SP-16
             if winner >= 0 or hand_no >= max_hands:
                 break
-        grec = games[g]
-        grec.seed = seed
-        grec.game = game
-        grec.hands = hand_no
-        grec.winner = winner
+        record_game(games, g, seed, game, hand_no, winner)
         for p in range(2):
             game_values[g, 0, p] = totals[p]
             game_values[g, 1, p] = bags[p]

@@ -7,6 +7,8 @@ boundary.  Spades (suit 3) are always trump.
 
 import numpy as np
 
+from simcore.games.batches import column_names
+
 N_SEATS = 4
 N_TRICKS = 13
 SPADES = 3
@@ -33,48 +35,47 @@ V_TARGET = 30
 V_PLAYED_BY = 31  # 52 slots: seat that played each card, -1 if not yet played
 VIEW_SIZE = V_PLAYED_BY + 52
 
-# The rules as an int64 vector for the kernels (built from ``Rules`` by ``rules_vector``).
-R_TARGET = 0
-R_BAG_LIMIT = 1
-R_BAG_PENALTY = 2
-R_NIL_VALUE = 3
-R_BLIND_NIL = 4
-R_BLIND_NIL_VALUE = 5
-R_BLIND_MIN_DEFICIT = 6
-R_BLIND_BEFORE_BIDDING = 7  # blind_nil_timing: 0 own_turn, 1 before_bidding
-R_MAX_HANDS = 8
-R_MUST_BREAK = 9  # 1: SP-7 (no spade lead before spades are broken); 0: spades may be led any time
-R_FIRST_DEALER = 10  # SP-3: the first dealer's seat, or -1: drawn from the game's seed
-N_RULES = 11
+# The rules as an int64 vector for the kernels (built from ``Rules`` by ``rules_vector``): these
+# options in this order, numbers as they are and booleans 0/1; blind_nil_timing 0 own_turn, 1
+# before_bidding; must_break_spades 1: SP-7 (no spade lead before spades are broken);
+# first_dealer (SP-3) the first dealer's seat, or -1: drawn from the game's seed.
+RULES_VECTOR = ("target", "bag_limit", "bag_penalty", "nil_value", "blind_nil", "blind_nil_value",
+                "blind_nil_min_deficit", "blind_nil_timing", "max_hands", "must_break_spades",
+                "first_dealer")
+(R_TARGET, R_BAG_LIMIT, R_BAG_PENALTY, R_NIL_VALUE, R_BLIND_NIL, R_BLIND_NIL_VALUE,
+ R_BLIND_MIN_DEFICIT, R_BLIND_BEFORE_BIDDING, R_MAX_HANDS, R_MUST_BREAK,
+ R_FIRST_DEALER) = range(len(RULES_VECTOR))
+N_RULES = len(RULES_VECTOR)
 
 # Hand rows are written column by column into (rows, k) views of (k, rows) arrays, so every
 # column is contiguous and the polars frame takes it without a copy (a serial copy of record
 # fields and of widened per-side values ran between the parallel kernels).
-# wide[row, W_*] (uint64)
-W_HAND = 0  # hand0 .. hand3: the hands played (after any blind-nil exchange)
-W_DEALT = 4  # dealt0 .. dealt3: the hands dealt
-W_PASSED = 8  # passed0 .. passed3: the three cards each seat gave its partner (0 = no exchange)
-W_SEED = 12
-W_DEAL = 13
-N_WIDE_HANDS = 14  # the hands-mode columns; game mode adds:
-W_GAME = 14
-W_HAND_NO = 15  # a u16 column
-N_WIDE = 16
-# small[row, S_*] (int8)
-S_DEALER = 0
-S_BROKEN = 1  # spades_broken_trick
-S_BID = 2  # bid0 .. bid3
-S_BLIND = 6  # blind0 .. blind3 (bool)
-S_TRICKS = 10  # tricks0 .. tricks3
-S_CONTRACT = 14  # contract0, contract1: the sum of the side's non-nil bids
-S_BAGS = 16  # bags0, bags1: bags taken this hand (overtricks + nil bidders' tricks)
-N_SMALL = 18
-# side16[row, D_*] (int16)
-D_SCORE = 0  # score0, score1: hand points, bag penalty included
-D_NIL_POINTS = 2  # net nil / blind nil points
-D_BAG_PENALTY = 4  # -bag_penalty per time the running bags reached bag_limit (<= 0)
-D_TOTAL_BAGS = 6  # bags carried after this hand (game mode)
-N_SIDE16 = 8
+# wide[row, W_*] (uint64): the hands played (after any blind-nil exchange), the hands dealt,
+# the three cards each seat gave its partner (0 = no exchange); game mode adds game, hand_no
+WIDE_COLUMNS = column_names(("hand", 4), ("dealt", 4), ("passed", 4), "seed", "deal", "game",
+                            "hand_no")
+W_HAND, W_DEALT, W_PASSED, W_SEED, W_DEAL, W_GAME, W_HAND_NO = (
+    WIDE_COLUMNS.index(name) for name in ("hand0", "dealt0", "passed0", "seed", "deal", "game",
+                                          "hand_no"))
+N_WIDE_HANDS = W_GAME  # the hands-mode columns
+N_WIDE = len(WIDE_COLUMNS)
+# small[row, S_*] (int8): blind (bool); contract, the sum of the side's non-nil bids; bags
+# taken this hand (overtricks + nil bidders' tricks)
+SMALL_COLUMNS = column_names("dealer", "spades_broken_trick", ("bid", 4), ("blind", 4),
+                             ("tricks", 4), ("contract", 2), ("bags", 2))
+S_DEALER, S_BROKEN, S_BID, S_BLIND, S_TRICKS, S_CONTRACT, S_BAGS = (
+    SMALL_COLUMNS.index(name) for name in ("dealer", "spades_broken_trick", "bid0", "blind0",
+                                           "tricks0", "contract0", "bags0"))
+N_SMALL = len(SMALL_COLUMNS)
+# side16[row, D_*] (int16): hand points (bag penalty included), net nil / blind nil points,
+# -bag_penalty per time the running bags reached bag_limit (<= 0), bags carried after this
+# hand (game mode)
+SIDE16_COLUMNS = column_names(("score", 2), ("nil_points", 2), ("bag_penalty", 2),
+                              ("total_bags", 2))
+D_SCORE, D_NIL_POINTS, D_BAG_PENALTY, D_TOTAL_BAGS = (
+    SIDE16_COLUMNS.index(f"{stem}0") for stem in ("score", "nil_points", "bag_penalty",
+                                                  "total_bags"))
+N_SIDE16 = len(SIDE16_COLUMNS)
 # total[row, side] (int32, game mode; hands mode passes a (rows, 0) array): the running score
 # after this hand (int32: a hopeless side can sink far)
 
@@ -83,28 +84,10 @@ GAME_ROW = np.dtype(
     align=True,
 )
 
-_SEATS = range(N_SEATS)
-_SIDES = range(2)
-HAND_COLUMNS = (
-    ["seed", "deal", "game", "hand_no", "dealer"]
-    + [f"hand{s}" for s in _SEATS]
-    + [f"dealt{s}" for s in _SEATS]
-    + [f"passed{s}" for s in _SEATS]
-    + [f"bid{s}" for s in _SEATS]
-    + [f"blind{s}" for s in _SEATS]
-    + [f"tricks{s}" for s in _SEATS]
-    + [f"contract{p}" for p in _SIDES]
-    + [f"score{p}" for p in _SIDES]
-    + [f"bags{p}" for p in _SIDES]
-    + [f"nil_points{p}" for p in _SIDES]
-    + [f"bag_penalty{p}" for p in _SIDES]
-    + ["spades_broken_trick"]
-    + [f"total{p}" for p in _SIDES]
-    + [f"total_bags{p}" for p in _SIDES]
-)
-GAME_COLUMNS = (
-    ["seed", "game", "hands"]
-    + [f"final{p}" for p in _SIDES]
-    + ["winner"]
-    + [f"final_bags{p}" for p in _SIDES]
-)
+HAND_COLUMNS = list(column_names(
+    "seed", "deal", "game", "hand_no", "dealer", ("hand", N_SEATS), ("dealt", N_SEATS),
+    ("passed", N_SEATS), ("bid", N_SEATS), ("blind", N_SEATS), ("tricks", N_SEATS),
+    ("contract", 2), ("score", 2), ("bags", 2), ("nil_points", 2), ("bag_penalty", 2),
+    "spades_broken_trick", ("total", 2), ("total_bags", 2)))
+GAME_COLUMNS = list(column_names("seed", "game", "hands", ("final", 2), "winner",
+                                 ("final_bags", 2)))

@@ -38,37 +38,19 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling, solver as search
-from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
+from simcore import sampling
+from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
+                                     C_VALUES, DD, PlayPolicies, best_card, context_head,
+                                     decision_stream, n_worlds, played_by, search_hook,
+                                     search_kernels)
+from simcore.games.searching import PIMC  # noqa: F401  (pimc:W is PIMC + W)
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
-from simcore.tricks import follow_mask
 from simcore.games.spades import engine, policies, solver
-from simcore.games.spades.layout import (
-    ALL_CARDS,
-    N_SEATS,
-    N_TRICKS,
-    R_BAG_LIMIT,
-    R_BAG_PENALTY,
-    R_BLIND_NIL_VALUE,
-    R_MUST_BREAK,
-    R_NIL_VALUE,
-    SPADE_CARDS,
-    SPADES,
-    V_BAGS,
-    V_BIDS,
-    V_BLIND,
-    V_BROKEN,
-    V_DEALER,
-    V_LEADER,
-    V_NPLAYED,
-    V_PLAYED,
-    V_PLAYED_BY,
-    V_TRICK,
-    V_TRICK_CARDS,
-    V_TRICKS,
-    V_VOIDS,
-    VIEW_SIZE,
-)
+from simcore.games.spades.layout import (ALL_CARDS, N_SEATS, N_TRICKS, R_BAG_LIMIT, R_BAG_PENALTY,
+                                         R_BLIND_NIL_VALUE, R_MUST_BREAK, R_NIL_VALUE,
+                                         SPADES, V_BAGS, V_BIDS, V_BLIND, V_BROKEN, V_DEALER,
+                                         V_LEADER, V_NPLAYED, V_PLAYED, V_PLAYED_BY, V_TRICK,
+                                         V_TRICK_CARDS, V_TRICKS, V_VOIDS, VIEW_SIZE)
 from simcore.games.spades.scoring import score_side
 
 DEFAULT_WORLDS = 20
@@ -93,10 +75,7 @@ NOTES = (
 
 # ---------------------------------------------------------------- the search context
 
-_new_tables = nb.njit(cache=True)(search.new_tables)
-
 # context slots
-C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = 0, 1, 2, 3, 4, 5, 6, 7
 C_TRICK, C_SPADE_ONLY, C_ST, C_HANDS, C_PASSED, C_RULES, C_RVIEW, C_RHANDS = (
     8, 9, 10, 11, 12, 13, 14, 15)
 C_SIDE, C_NILV, C_TRICKS4 = 16, 17, 18
@@ -107,11 +86,7 @@ def new_context(hands, passed, rules):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees), ``passed`` the blind-nil
     exchange, ``rules`` the rules vector."""
-    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
-    search.set_budget(tab, BUDGET)
-    return (tab, sampling.new_scratch(MAX_STATES), np.zeros(N_SEATS, np.int64),
-            np.zeros((3, N_SEATS), np.uint64), np.zeros(N_SEATS, np.uint64),
-            np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
+    return context_head(solver.TABLE_BITS, BUDGET, MAX_STATES, N_SEATS) + (
             np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64), np.zeros(1, np.uint64),
             hands, passed, rules, np.zeros(VIEW_SIZE, np.int64), np.zeros(N_SEATS, np.uint64),
             np.zeros(16, np.int64), np.zeros((N_SEATS, 16), np.int64), np.zeros(N_SEATS, np.int64))
@@ -131,19 +106,10 @@ def seen_card(ctx, view, seat, card, i):
 def _seed(ctx, st, seat, kind, salt):
     """The decision's own stream: a function of the policy stream's state (not advanced), the
     seat, the kind of decision and how many cards have been played (``salt``)."""
-    ctx[C_ST][0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+    decision_stream(ctx[C_ST], st, seat, kind, salt)
 
 
 # ---------------------------------------------------------------- facts -> sampler inputs
-
-
-@nb.njit(cache=True)
-def _played_by(view, seat):
-    n = 0
-    for c in range(52):
-        if view[V_PLAYED_BY + c] == seat:
-            n += 1
-    return n
 
 
 @nb.njit(cache=True)
@@ -161,7 +127,7 @@ def play_facts(seat, hand, view, gave_partner, spade_only, need, masks):
     masks[1, partner] = gave_partner & ~played
     unseen = ALL_CARDS & ~played & ~hand & ~masks[1, partner]
     for s in range(N_SEATS):
-        need[s] = N_TRICKS - _played_by(view, s) - popcount(masks[1, s])
+        need[s] = N_TRICKS - played_by(view, V_PLAYED_BY, 52, s) - popcount(masks[1, s])
         voids = view[V_VOIDS + s] | (7 if spade_only[s] else 0)
         for suit in range(4):
             if (voids >> suit) & 1:
@@ -201,11 +167,6 @@ def _world(ctx, omniscient):
         sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
     for s in range(N_SEATS):
         pub[s] = hands[s] if omniscient else masks[1, s] | masks[2, s]
-
-
-@nb.njit(cache=True)
-def _n_worlds(policy):
-    return 1 if policy == DD else policy - PIMC
 
 
 # ---------------------------------------------------------------- scoring
@@ -262,12 +223,7 @@ def rollout(rv, rh, card, must_break, st):
             rv[V_NPLAYED] = i
             s = (leader + i) & 3
             hand = rh[s]
-            if i == 0:
-                legal = hand
-                if must_break and not broken and (hand & ~SPADE_CARDS):
-                    legal = hand & ~SPADE_CARDS
-            else:
-                legal = follow_mask(hand, rv[V_TRICK_CARDS] // 13)
+            legal = engine.legal_cards(hand, i, rv[V_TRICK_CARDS] // 13, must_break, broken)
             c = card if card >= 0 else policies.heuristic_play(s, hand, legal, rv, st)
             card = -1
             rh[s] = hand & ~bit(c)
@@ -363,7 +319,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     exact = popcount(hand) <= EXACT_CARDS
     sums = ctx[C_SUMS]
     sums[:] = 0
-    for _ in range(_n_worlds(policy)):
+    for _ in range(n_worlds(policy)):
         _world(ctx, omniscient)
         if exact and _exact_scores(ctx, view, seat, legal):
             continue
@@ -409,7 +365,7 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
     must_break = ctx[C_RULES][R_MUST_BREAK] != 0
     sums[:] = 0
     first = 1 if nil_mode == NIL_NEVER else 0
-    for _ in range(_n_worlds(policy)):
+    for _ in range(n_worlds(policy)):
         _world(ctx, omniscient)
         for b in range(first, 14):
             rv[:] = view
@@ -432,18 +388,8 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
 # ---------------------------------------------------------------- kernel hooks
 
 
-@nb.njit(inline="always", cache=True)
-def play_card(policy, seat, hand, legal, view, st, ctx):
-    if policy >= DD:
-        return search_card(policy, seat, hand, legal, view, st, ctx)
-    return policies.builtin_play(policy, seat, hand, legal, view, st)
-
-
-@nb.njit(inline="always", cache=True)
-def bid_for(bid_policy, nil_mode, seat, hand, view, st, ctx):
-    if bid_policy >= DD:
-        return search_bid(bid_policy, nil_mode, seat, hand, view, st, ctx)
-    return policies.choose_bid(bid_policy, nil_mode, seat, hand, view, st)
+play_card = search_hook(search_card, policies.builtin_play)
+bid_for = search_hook(search_bid, policies.choose_bid)
 
 
 @nb.njit(inline="always", cache=True)
@@ -462,21 +408,9 @@ def exchange_mode(bid_policy, mode):
     return engine.exchange_mode(bid_policy, mode)
 
 
-_kernels = None
-
-
-def kernels():
-    """(hands kernel, games kernel) of runs with a search policy (built and compiled on first
-    use, cached on disk): the engine's kernels with this module's hooks."""
-    global _kernels
-    if _kernels is None:
-        hands_fn, games_fn = engine.kernels_with(
-            lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, __file__)),
-            play_card=play_card, bid_for=bid_for, seen_card=seen_card,
-            choose_blind_nil=choose_blind_nil, exchange_mode=exchange_mode,
-            search_context=new_context)
-        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, __file__))
-                         for f, name in ((hands_fn, "search_hands_kernel"),
-                                         (games_fn, "search_games_kernel")))
-    return _kernels
-
+# (hands kernel, games kernel) of runs with a search policy: ``kernels()``
+kernels = search_kernels(engine.kernels_with, __file__,
+                         ("search_hands_kernel", "search_games_kernel"),
+                         play_card=play_card, bid_for=bid_for, seen_card=seen_card,
+                         choose_blind_nil=choose_blind_nil, exchange_mode=exchange_mode,
+                         search_context=new_context)

@@ -27,21 +27,9 @@ from simcore.cards import bit, highest_bit, lowest_bit, popcount, suit_mask
 from simcore.rng import below
 from simcore.tricks import is_master
 from simcore.games.spades.bits import select_bit
-from simcore.games.spades.layout import (
-    ALL_CARDS,
-    SPADE_CARDS,
-    SPADES,
-    V_BIDS,
-    V_LEADER,
-    V_NPLAYED,
-    V_PLAYED,
-    V_TARGET,
-    V_TOTAL,
-    V_TRICK,
-    V_TRICK_CARDS,
-    V_TRICKS,
-    V_VOIDS,
-)
+from simcore.games.spades.layout import (ALL_CARDS, SPADE_CARDS, SPADES, V_BIDS, V_LEADER,
+                                         V_NPLAYED, V_PLAYED, V_TARGET, V_TOTAL, V_TRICK,
+                                         V_TRICK_CARDS, V_TRICKS, V_VOIDS)
 
 PLAY_POLICIES = {"random": 0, "heuristic": 1}
 USER_POLICY = -1

@@ -50,17 +50,8 @@ class Rules(RulesBase):
 
 
 def rules_vector(rules: Rules) -> np.ndarray:
-    """The options as the int64 vector the kernels read (indices ``layout.R_*``)."""
-    v = np.zeros(layout.N_RULES, np.int64)
-    v[layout.R_TARGET] = rules.target
-    v[layout.R_BAG_LIMIT] = rules.bag_limit
-    v[layout.R_BAG_PENALTY] = rules.bag_penalty
-    v[layout.R_NIL_VALUE] = rules.nil_value
-    v[layout.R_BLIND_NIL] = int(rules.blind_nil)
-    v[layout.R_BLIND_NIL_VALUE] = rules.blind_nil_value
-    v[layout.R_BLIND_MIN_DEFICIT] = rules.blind_nil_min_deficit
-    v[layout.R_BLIND_BEFORE_BIDDING] = int(rules.blind_nil_timing == "before_bidding")
-    v[layout.R_MAX_HANDS] = rules.max_hands
-    v[layout.R_MUST_BREAK] = int(rules.must_break_spades)
-    v[layout.R_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
-    return v
+    """The options as the int64 vector the kernels read (``layout.RULES_VECTOR``)."""
+    values = {name: getattr(rules, name) for name in layout.RULES_VECTOR}
+    values["blind_nil_timing"] = values["blind_nil_timing"] == "before_bidding"
+    values["first_dealer"] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
+    return np.array([int(values[name]) for name in layout.RULES_VECTOR], np.int64)

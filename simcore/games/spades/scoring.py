@@ -13,6 +13,16 @@ def nil_result(tricks, blind, nil_value, blind_nil_value):
     return value if tricks == 0 else -value
 
 
+@nb.njit(inline="always", cache=True)
+def _bidder(bid, blind, tricks, nil_value, blind_nil_value):
+    """One member's part of the side's hand: (contract, tricks counted toward it, nil points,
+    bags).  A non-nil bid adds to the contract and its tricks count (SP-4, SP-13); a nil scores
+    (SP-5, SP-6) and its tricks are bags."""
+    if bid > 0:
+        return bid, tricks, 0, 0
+    return 0, 0, nil_result(tricks, blind, nil_value, blind_nil_value), tricks
+
+
 @nb.njit(cache=True)
 def score_side(bid_a, blind_a, tricks_a, bid_b, blind_b, tricks_b, bags_before, bag_limit,
                bag_penalty, nil_value, blind_nil_value):
@@ -23,22 +33,14 @@ def score_side(bid_a, blind_a, tricks_a, bid_b, blind_b, tricks_b, bags_before, 
     of a nil bidder scores +1 and is a bag, whether or not the contract is made.  ``bags`` are
     this hand's bags; ``bags_after`` the running count after the SP-14 penalties.
     """
-    contract = 0
-    counted = 0
-    nil_points = 0
-    bags = 0
-    if bid_a > 0:
-        contract += bid_a
-        counted += tricks_a
-    else:
-        nil_points += nil_result(tricks_a, blind_a, nil_value, blind_nil_value)
-        bags += tricks_a
-    if bid_b > 0:
-        contract += bid_b
-        counted += tricks_b
-    else:
-        nil_points += nil_result(tricks_b, blind_b, nil_value, blind_nil_value)
-        bags += tricks_b
+    contract_a, counted_a, nil_a, bags_a = _bidder(bid_a, blind_a, tricks_a, nil_value,
+                                                   blind_nil_value)
+    contract_b, counted_b, nil_b, bags_b = _bidder(bid_b, blind_b, tricks_b, nil_value,
+                                                   blind_nil_value)
+    contract = contract_a + contract_b
+    counted = counted_a + counted_b
+    nil_points = nil_a + nil_b
+    bags = bags_a + bags_b
     if counted >= contract:  # SP-11 (a contract of 0 is always made, with no points)
         contract_points = 10 * contract
         bags += counted - contract

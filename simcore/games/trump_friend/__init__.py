@@ -14,18 +14,16 @@ import polars as pl
 from simcore import dealing
 from simcore.cards import RANKS
 from simcore.errors import SimcoreError
-from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records,
-                                interleave_options, n_blocks, padded_list, with_attempts)
-from simcore.games.searching import check_choice, is_search, search_blocks, searching
+from simcore.games.base import (Game, PolicyChoice, UserKernels, frame_from_records, padded_list,
+                                with_attempts)
+from simcore.games.batches import (check_illegal, check_running, columns, frame_from_columns,
+                                   log_arrays, log_columns, record_fields, run_blocks,
+                                   run_kernels, two_passes, what_if_rows)
+from simcore.games.searching import is_search, searching
 from simcore.games.trump_friend import advice, dd_table, layout, pimc, show, solver
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
-from simcore.games.trump_friend.policies import (
-    FORCED_FRIEND,
-    FORCED_TRUMP,
-    FRIEND_POLICIES,
-    USER_POLICY,
-    builtin_play,
-)
+from simcore.games.trump_friend.policies import (FORCED_FRIEND, FORCED_TRUMP, FRIEND_POLICIES,
+                                                 USER_POLICY, builtin_play)
 from simcore.games.trump_friend.rules import Rules
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
@@ -41,16 +39,13 @@ def _searches(choice: PolicyChoice) -> bool:
 def _kernel_pair(choice: PolicyChoice):
     """The run's kernels: with a search policy (pimc, dd; trump=pimc, friend=pimc) the search
     kernel set, compiled only then; else the built-in (or user-policy) kernels."""
-    if _searches(choice):
-        check_choice(choice)
-        if choice.user:
-            raise SimcoreError("a user play policy and trump=pimc/friend=pimc cannot share a run yet")
-        return pimc.kernels()
-    return _kernels(choice)
+    if _searches(choice) and choice.user and not searching(choice):
+        raise SimcoreError("a user play policy and trump=pimc/friend=pimc cannot share a run yet")
+    return run_kernels(choice, _searches(choice), pimc.kernels, _kernels)
 
 
 def _blocks(count: int, choice: PolicyChoice) -> int:
-    return search_blocks(count) if _searches(choice) else n_blocks(count)
+    return run_blocks(count, _searches(choice))
 
 
 def _common(rules: Rules, choice: PolicyChoice):
@@ -64,53 +59,34 @@ def _common(rules: Rules, choice: PolicyChoice):
     )
 
 
-def _log_arrays(rows: int, log_plays: bool):
-    if log_plays:
-        return np.zeros((rows, 50), np.uint8), np.zeros((rows, 10), np.int8)
-    return np.zeros((0, 50), np.uint8), np.zeros((0, 10), np.int8)
-
-
 def _check(bad: np.ndarray):
     dealing.check_capped(bad[:, 2].max(initial=0).reshape(1))
-    if bad[:, 0].sum():
-        raise SimcoreError(
-            f"a play policy returned an illegal card in {int(bad[:, 0].sum())} hands "
-            "(a policy must return an internal card id from `legal`)"
-        )
-    if bad[:, 1].sum():
-        raise SimcoreError(f"{int(bad[:, 1].sum())} games were still running after 65,535 rounds")
+    check_illegal(bad[:, 0].sum(), "a policy must return an internal card id from `legal`")
+    check_running(bad[:, 1].sum(), "games", "rounds")
 
 
 def _row_arrays(rows: int, game_mode: bool):
     """The kernels' hand-row outputs: ``small`` (int8), ``wide`` (uint64) and ``seat_values``
     (int16), each a (rows, ...) view of an array whose last axis is the row, so every column
     is contiguous and polars takes it without a copy (layout.WIDE_COLUMNS, SMALL_COLUMNS)."""
-    small = np.zeros((layout.N_SMALL, rows), np.int8).T
-    wide = np.zeros((layout.N_WIDE, rows), np.uint64).T
+    small = columns(layout.N_SMALL, rows, np.int8)
+    wide = columns(layout.N_WIDE, rows, np.uint64)
     seat_values = np.zeros((layout.N_SEAT_VALUES if game_mode else 2, 5, rows), np.int16)
     return small, wide, seat_values.transpose(2, 0, 1)
 
 
 def _hand_frame(small, wide, seat_values, plays, winners, log_plays, game_mode):
     by_field = seat_values.transpose(1, 2, 0)  # (field, seat, row), C-contiguous
-    columns = {name: small[:, k] for k, name in enumerate(layout.SMALL_COLUMNS)}
-    for name in layout.BOOL_COLUMNS:
-        columns[name] = columns[name].view(np.bool_)
-    columns |= {name: wide[:, k] for k, name in enumerate(layout.WIDE_COLUMNS)}
-    if game_mode:
-        columns["hand_no"] = columns["hand_no"].astype(np.uint16)
-    else:
-        del columns["game"], columns["hand_no"]
+    seat_columns = {}
     for s in range(5):
-        columns[f"points{s}"] = by_field[layout.SV_POINTS, s].astype(np.int8)
-        columns[f"delta{s}"] = by_field[layout.SV_DELTA, s]
+        seat_columns[f"points{s}"] = by_field[layout.SV_POINTS, s].astype(np.int8)
+        seat_columns[f"delta{s}"] = by_field[layout.SV_DELTA, s]
         if game_mode:
-            columns[f"total{s}"] = by_field[layout.SV_TOTAL, s]
-    frame = pl.DataFrame({name: columns[name] for name in layout.HAND_COLUMNS if name in columns})
-    if log_plays:
-        frame = frame.with_columns(pl.Series("plays", plays).cast(pl.List(pl.UInt8)),
-                                   pl.Series("trick_winners", winners).cast(pl.List(pl.Int8)))
-    return frame
+            seat_columns[f"total{s}"] = by_field[layout.SV_TOTAL, s]
+    order = [c for c in layout.HAND_COLUMNS if game_mode or c not in ("game", "hand_no")]
+    frame = frame_from_columns(((layout.SMALL_COLUMNS, small), (layout.WIDE_COLUMNS, wide)), order,
+                               extra=seat_columns, bools=layout.BOOL_COLUMNS, u16=("hand_no",))
+    return log_columns(frame, plays, winners, log_plays)
 
 
 # What-if decisions: each deal is played once per option, the option forced for the declarer.
@@ -145,16 +121,14 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     common = _common(rules, choice)
     if what_if is None:
         return _play_hands(seed, start, count, common, choice, log_plays, deal_filter)
-    options = GAME.what_if_options(what_if)
-    frames = [_play_hands(seed, start, count, _forced(common, what_if, k), choice, log_plays,
-                          deal_filter) for k in range(len(options))]
-    return interleave_options(frames, options)
+    return what_if_rows(GAME, what_if, lambda k, _: _play_hands(
+        seed, start, count, _forced(common, what_if, k), choice, log_plays, deal_filter))
 
 
 def _play_hands(seed, start, count, common, choice, log_plays, deal_filter):
     hands_kernel, _ = _kernel_pair(choice)
     small, wide, seat_values = _row_arrays(count, False)
-    plays, winners = _log_arrays(count, log_plays)
+    plays, winners = log_arrays(count, log_plays, 50, 10)
     attempts = np.zeros(count, np.int64)
     bad = np.zeros((_blocks(count, choice), 3), np.int64)
     hands_kernel(np.uint64(seed), np.int64(start), small, wide, seat_values, *common, plays,
@@ -182,7 +156,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
     def play(rows, offsets, record, log):
         small, wide, seat_values = _row_arrays(rows, True)
-        plays, winners = _log_arrays(rows, log)
+        plays, winners = log_arrays(rows, log, 50, 10)
         attempts = np.zeros(rows, np.int64)
         games_kernel(np.uint64(seed), np.int64(start), games, finals, small, wide, seat_values,
                      offsets, record, first, *limit, *decl, plays, winners, *filter_arrays,
@@ -192,11 +166,8 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
 
     # at least two scratch rows: a one-row (k, 1) view is C- as well as F-contiguous, and
     # Numba would compile the games kernel a second time for that layout
-    play(max(blocks, 2), np.zeros(count, np.int64), False, False)
-    lengths = games["hands"].astype(np.int64)
-    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
-    small, wide, seat_values, plays, winners, attempts = play(int(lengths.sum()), offsets, True,
-                                                              log_plays)
+    small, wide, seat_values, plays, winners, attempts = two_passes(play, games, count,
+                                                                    max(blocks, 2), log_plays)
     hands = with_attempts(_hand_frame(small, wide, seat_values, plays, winners, log_plays, True),
                           attempts, deal_filter)
     top = finals.max(axis=1, keepdims=True)
@@ -253,16 +224,9 @@ LAYOUT = dealing.DealLayout(
 GAME = TrumpFriendGame(
     name="trump-friend",
     title="Trump Friend",
-    n_seats=layout.N_SEATS,
-    rules_cls=Rules,
-    play_policies=pimc.PLAY_POLICIES,
-    omniscient=pimc.OMNISCIENT,
-    policy_notes=pimc.NOTES,
-    default_play="heuristic",
+    **record_fields(layout.N_SEATS, Rules, pimc, run_hands, run_games),
     decisions={"trump": pimc.TRUMP_CALLS, "friend": pimc.FRIEND_CALLS},
     default_decisions={"trump": "longest", "friend": "highest"},
-    run_hands=run_hands,
-    run_games=run_games,
     what_if=WHAT_IF,
     what_if_doc=WHAT_IF_DOC,
     deal_layout=LAYOUT,

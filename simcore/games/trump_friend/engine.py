@@ -8,10 +8,11 @@ built-in policies (cached on disk) or, through ``with_play``, with a user's poli
 import numba as nb
 import numpy as np
 
-from simcore.games.base import rebind
+from simcore.games.base import block_range, no_search, rebind, record_game
 from simcore.cards import SUIT_BITS, bit, highest_bit, popcount, suit_mask
-from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
-from simcore.rng import below, policy_key, shuffle, stream_key
+from simcore.dealing import (SHUFFLE_PAIRED, constrained_deal, deal_runs, first_seat,
+                             is_constrained)
+from simcore.rng import policy_key, stream_key
 from simcore.tricks import follow_mask, trick_winner
 from simcore.games.trump_friend.layout import (
     N_SEATS,
@@ -65,14 +66,6 @@ play = builtin_play
 # hand_no + 1, 0); a game's first declarer: (seed, game, 0, 1).
 
 
-@nb.njit(cache=True)
-def no_search(hands):
-    """The search context of kernels without search policies: nothing (the hands array, which
-    costs nothing to pass).  Search kernels (``kernels_with``) allocate their solver table and
-    sampler scratch here, once per block, and keep ``hands`` for the omniscient ``dd``."""
-    return hands
-
-
 search_context = no_search
 SEARCH = False  # kernels whose play_round hands the search context to ``play_card``
 
@@ -102,15 +95,7 @@ def declare(trump_policy, friend_policy, policies, declarer, hand, st, ctx):
 @nb.njit(inline="always", cache=True)
 def deal(st, deck, hands):
     """TF-4: shuffle all 52 cards; 10 to each seat, the last 2 are the kitty."""
-    for i in range(52):
-        deck[i] = i
-    shuffle(st, deck, 52)
-    for s in range(N_SEATS):
-        h = np.uint64(0)
-        for i in range(10 * s, 10 * s + 10):
-            h |= bit(deck[i])
-        hands[s] = h
-    return bit(deck[50]) | bit(deck[51])
+    return deal_runs(st, deck, hands, N_SEATS, 10)
 
 
 # How simcore.dealing deals Trump Friend (the same cards as ``deal`` when nothing is fixed):
@@ -118,20 +103,6 @@ def deal(st, deck, hands):
 DECK_IDS = np.arange(52, dtype=np.int64)
 SLOT_SIZES = np.array([10, 10, 10, 10, 10, 2], np.int64)
 KITTY_SLOT = 5
-
-
-@nb.njit(cache=True)
-def constrained_deal(seed, a, b, st, hands, declarer, fixed, conds, weights, order, masks, roles):
-    """Deal (seed, a, b) under predeal/conditions into ``hands`` (``hands[5]`` = the kitty);
-    returns the attempts (0 = gave up).  Leaves ``st[0]`` at the accepted stream's start, from
-    which ``play_and_record`` derives the policies' stream as for an ordinary deal."""
-    roles[0] = declarer
-    n, key = deal_constrained(seed, a, b, st, DECK_IDS, fixed, SLOT_SIZES, SHUFFLE_PAIRED,
-                              conds, weights, roles, order, masks)
-    for s in range(N_SEATS + 1):
-        hands[s] = masks[s]
-    st[0] = key
-    return n
 
 
 @nb.njit(inline="always", cache=True)
@@ -333,21 +304,6 @@ def play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, deal
     return True
 
 
-@nb.njit(inline="always", cache=True)
-def first_declarer(seed, stream_a, first, st):
-    """TF-15: a fixed seat, or (first < 0) drawn from the stream (seed, stream_a, 0, 1)."""
-    if first >= 0:
-        return first
-    st[0] = stream_key(seed, stream_a, 0, 1)
-    return below(st, N_SEATS)
-
-
-@nb.njit(inline="always", cache=True)
-def block_range(b, n, n_blocks):
-    size = (n + n_blocks - 1) // n_blocks
-    return b * size, min(n, (b + 1) * size)
-
-
 @nb.njit(cache=True)
 def block_scratch():
     """A block's working arrays: the deal's and the policies' streams, the deck, the trick,
@@ -378,12 +334,13 @@ def hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules
     lo, hi = block_range(b, small.shape[0], n_blocks)
     for i in range(lo, hi):
         k = start + i
-        declarer = first_declarer(seed, k, first, st)
+        declarer = first_seat(seed, k, first, N_SEATS)  # TF-15
         st[0] = stream_key(seed, k, 0, 0)
         attempts[i] = 1
         if constrained:
-            attempts[i] = constrained_deal(seed, np.uint64(k), np.uint64(0), st, hands, declarer,
-                                           fixed, conds, weights, order, masks, roles)
+            attempts[i] = constrained_deal(seed, np.uint64(k), np.uint64(0), st, DECK_IDS,
+                                           SLOT_SIZES, SHUFFLE_PAIRED, fixed, conds, weights,
+                                           roles, declarer, order, masks, hands)
             if attempts[i] == 0:
                 bad[b, 2] = k + 1
                 break
@@ -417,7 +374,7 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
     lo, hi = block_range(b, games.shape[0], n_blocks)
     for g in range(lo, hi):
         game = start + g
-        declarer = first_declarer(seed, game, first, st)
+        declarer = first_seat(seed, game, first, N_SEATS)  # TF-15
         totals[:] = 0
         hand_no = 0
         while True:
@@ -426,8 +383,9 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
             deal_id = (np.uint64(game) << np.uint64(16)) | np.uint64(hand_no)
             tries = 1
             if constrained:
-                tries = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st, hands,
-                                         declarer, fixed, conds, weights, order, masks, roles)
+                tries = constrained_deal(seed, np.uint64(game), np.uint64(hand_no + 1), st,
+                                         DECK_IDS, SLOT_SIZES, SHUFFLE_PAIRED, fixed, conds,
+                                         weights, roles, declarer, order, masks, hands)
                 if tries == 0:
                     bad[b, 2] = deal_id + np.uint64(1)
                     return
@@ -454,10 +412,8 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
                 bad[b, 1] += 1
                 break
         best = totals.max()
+        record_game(games, g, seed, game, hand_no, -1)
         grec = games[g]
-        grec.seed = seed
-        grec.game = game
-        grec.hands = hand_no
         n_best = 0
         for s in range(N_SEATS):
             finals[g, s] = totals[s]

@@ -28,34 +28,20 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from simcore import rng, sampling, solver as search
+from simcore import sampling
 from simcore.rng import shuffle
-from simcore.games.searching import DD, PIMC, PlayPolicies, best_card, home
+from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
+                                     C_VALUES, DD, PIMC, PlayPolicies, best_card, context_head,
+                                     decision_stream, n_worlds, played_by, search_hook,
+                                     search_kernels)
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
 from simcore.tricks import follow_mask, trick_winner_at
 from simcore.games.trump_friend import engine, policies, solver
-from simcore.games.trump_friend.layout import (
-    N_SEATS,
-    N_TRICKS,
-    ONE_POINT,
-    TO_INTERNAL,
-    TO_PUBLIC,
-    TRUMP_OPTIONS,
-    TWO_POINTS,
-    V_DECLARER,
-    V_FRIEND_CARD,
-    V_FRIEND_SEAT,
-    V_LEADER,
-    V_NPLAYED,
-    V_PLAYED,
-    V_PLAYED_BY,
-    V_POINTS,
-    V_TRICK,
-    V_TRICK_CARDS,
-    V_TRUMP,
-    VIEW_SIZE,
-    public_mask,
-)
+from simcore.games.trump_friend.layout import (N_SEATS, N_TRICKS, ONE_POINT, TO_INTERNAL,
+                                               TO_PUBLIC, TRUMP_OPTIONS, TWO_POINTS, V_DECLARER,
+                                               V_FRIEND_CARD, V_FRIEND_SEAT, V_LEADER, V_NPLAYED,
+                                               V_PLAYED, V_PLAYED_BY, V_POINTS, V_TRICK,
+                                               V_TRICK_CARDS, V_TRUMP, VIEW_SIZE, public_mask)
 
 DEFAULT_WORLDS = 20
 EXACT_CARDS = 4  # exact solves when the seat to play holds at most this many cards
@@ -111,9 +97,6 @@ NOTES = (
 
 # ---------------------------------------------------------------- the search context
 
-_new_tables = nb.njit(cache=True)(search.new_tables)
-
-C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = 0, 1, 2, 3, 4, 5, 6, 7
 C_TRICK, C_VOIDS, C_ST, C_HANDS, C_RVIEW, C_RHANDS, C_POINTS, C_DELTA = (
     8, 9, 10, 11, 12, 13, 14, 15)
 C_CALLS, C_CALL_N, C_ST2, C_DECK = 16, 17, 18, 19
@@ -128,11 +111,7 @@ CALL_SUM, CALL_TIE, CALL_FRIEND = 0, 1, 2
 def new_context(hands):
     """One block's solver table, sampler scratch and work arrays (``engine.search_context``);
     ``hands`` is the kernel's hands array (what ``dd`` sees)."""
-    tab = search.table_of(_new_tables(1, solver.TABLE_BITS), 0)
-    search.set_budget(tab, BUDGET)
-    return (tab, sampling.new_scratch(MAX_STATES), np.zeros(HOLDERS, np.int64),
-            np.zeros((3, HOLDERS), np.uint64), np.zeros(HOLDERS, np.uint64),
-            np.zeros(16, np.int64), np.zeros(16, np.int64), np.zeros(16, np.int64),
+    return context_head(solver.TABLE_BITS, BUDGET, MAX_STATES, HOLDERS) + (
             np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64), np.zeros(1, np.uint64),
             hands, np.zeros(VIEW_SIZE, np.int64), np.zeros(N_SEATS, np.uint64),
             np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64),
@@ -152,19 +131,10 @@ def seen_card(ctx, view, seat, card, i, led_suit):
 
 @nb.njit(cache=True)
 def _seed(ctx, st, seat, kind, salt):
-    ctx[C_ST][0] = rng.stream_key(rng.policy_key(st[0]), seat, kind, salt)
+    decision_stream(ctx[C_ST], st, seat, kind, salt)
 
 
 # ---------------------------------------------------------------- facts
-
-
-@nb.njit(cache=True)
-def _played_by(view, seat):
-    n = 0
-    for c in range(52):
-        if view[V_PLAYED_BY + c] == seat:
-            n += 1
-    return n
 
 
 @nb.njit(cache=True)
@@ -178,7 +148,7 @@ def play_facts(seat, hand, view, voids, need, masks):
         masks[1, h] = 0
     masks[1, seat] = hand
     for s in range(N_SEATS):
-        need[s] = N_TRICKS - _played_by(view, s)
+        need[s] = N_TRICKS - played_by(view, V_PLAYED_BY, 52, s)
         for suit in range(4):
             if (voids[s] >> suit) & 1:
                 masks[0, s] &= ~(SUIT_BITS << np.uint64(13 * suit))
@@ -203,11 +173,6 @@ def _world(ctx, omniscient, view):
     sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
     for h in range(HOLDERS):
         pub[h] = masks[1, h] | masks[2, h]
-
-
-@nb.njit(cache=True)
-def _n_worlds(policy):
-    return 1 if policy == DD else policy - PIMC
 
 
 # ---------------------------------------------------------------- scoring
@@ -352,7 +317,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     exact = popcount(hand) <= EXACT_CARDS
     sums = ctx[C_SUMS]
     sums[:] = 0
-    for _ in range(_n_worlds(policy)):
+    for _ in range(n_worlds(policy)):
         _world(ctx, omniscient, view)
         friend = _friend_seat(view, ctx[C_PUB])
         if exact and _exact_scores(ctx, view, seat, legal, friend):
@@ -474,7 +439,7 @@ def call_table(trump_policy, friend_policy, seat, hand, st, ctx):
     calls[CALL_SUM, :, :] = 0
     calls[CALL_TIE, :, :] = 0
     _seed(ctx, st, seat, K_CALL, 0)
-    for _ in range(_n_worlds(search_policy)):
+    for _ in range(n_worlds(search_policy)):
         call_world(ctx, omniscient, seat, hand)
         for i in range(nt):
             for j in range(n[TRUMP_OPTIONS + i]):
@@ -548,27 +513,11 @@ def declare(trump_policy, friend_policy, seat_policies, declarer, hand, st, ctx)
     return trump, policies.choose_friend(friend_policy, hand, trump, st)
 
 
-@nb.njit(inline="always", cache=True)
-def play_card(policy, seat, hand, legal, view, st, ctx):
-    if policy >= DD:
-        return search_card(policy, seat, hand, legal, view, st, ctx)
-    return policies.builtin_play(policy, seat, hand, legal, view, st)
+play_card = search_hook(search_card, policies.builtin_play)
 
 
-_kernels = None
-
-
-def kernels():
-    """(hands kernel, games kernel) of runs with a search policy (compiled on first use,
-    cached on disk): the engine's kernels with this module's hooks."""
-    global _kernels
-    if _kernels is None:
-        hands_fn, games_fn = engine.kernels_with(
-            lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, __file__)),
-            play_card=play_card, seen_card=seen_card, declare=declare,
-            search_context=new_context, SEARCH=True)
-        _kernels = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, __file__))
-                         for f, name in ((hands_fn, "search_hands_kernel"),
-                                         (games_fn, "search_games_kernel")))
-    return _kernels
-
+# (hands kernel, games kernel) of runs with a search policy: ``kernels()``
+kernels = search_kernels(engine.kernels_with, __file__,
+                         ("search_hands_kernel", "search_games_kernel"),
+                         play_card=play_card, seen_card=seen_card, declare=declare,
+                         search_context=new_context, SEARCH=True)

@@ -17,21 +17,10 @@ import numpy as np
 from simcore.cards import bit, highest_bit, lowest_bit, nth_bit, popcount, suit_mask
 from simcore.rng import below
 from simcore.tricks import is_master, trick_winner_at
-from simcore.games.trump_friend.layout import (
-    NO_TRUMP,
-    N_SEATS,
-    ONE_POINT,
-    POINT_CARDS,
-    TWO_POINTS,
-    V_DECLARER,
-    V_FRIEND_CARD,
-    V_FRIEND_SEAT,
-    V_LEADER,
-    V_NPLAYED,
-    V_PLAYED,
-    V_TRICK_CARDS,
-    V_TRUMP,
-)
+from simcore.games.trump_friend.layout import (NO_TRUMP, N_SEATS, ONE_POINT, POINT_CARDS,
+                                               TWO_POINTS, V_DECLARER, V_FRIEND_CARD,
+                                               V_FRIEND_SEAT, V_LEADER, V_NPLAYED, V_PLAYED,
+                                               V_TRICK_CARDS, V_TRUMP)
 
 PLAY_POLICIES = {"random": 0, "heuristic": 1}
 USER_POLICY = -1
