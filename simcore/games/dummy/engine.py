@@ -13,9 +13,10 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import bit, highest_bit, lowest_bit, popcount
-from simcore.games.base import rebind
+from simcore.dealing import first_seat
+from simcore.games.base import block_range, rebind
 from simcore.melds import all_melds, can_partition, meldable, spread_ranks
-from simcore.rng import below, policy_key, shuffle, stream_key
+from simcore.rng import policy_key, shuffle, stream_key
 from simcore.games.dummy.layout import (
     A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, DRAW, K_ACQUIRE, K_DISCARD, K_PLAY, LOG_MAX, LOG_ROW,
     MAX_ACTS, MAX_MELDS, N_RES, N_SEAT_RES, PASS, R_DARK, R_DIR, R_FOOL, R_HEAD, R_ILLEGAL, R_KNOCK_CARD,
@@ -518,17 +519,9 @@ def play_deal(st, pst, deck, dealer, starter, direction, cfg, policies, hands, d
 
 @nb.njit(inline="always", cache=True)
 def first_dealer(seed, stream_a, cfg, st):
-    """DM-5: a fixed seat, or drawn from the stream (seed, stream_a, 0, 1)."""
-    if cfg[C_FIRST_DEALER] >= 0:
-        return cfg[C_FIRST_DEALER]
-    st[0] = stream_key(seed, stream_a, 0, 1)
-    return below(st, cfg[C_PLAYERS])
-
-
-@nb.njit(inline="always", cache=True)
-def block_range(b, n, n_blocks):
-    size = (n + n_blocks - 1) // n_blocks
-    return b * size, min(n, (b + 1) * size)
+    """DM-5: a fixed seat, or drawn from the stream (seed, stream_a, 0, 1); ``st`` is left as
+    it was (the callers key it for the deal next)."""
+    return first_seat(seed, stream_a, cfg[C_FIRST_DEALER], cfg[C_PLAYERS])
 
 
 @nb.njit(inline="always", cache=True)
@@ -594,16 +587,21 @@ def _work():
             view, info, seat_res)
 
 
+@nb.njit(cache=True)
+def _block_state(decisions):
+    """A block's deal and policy streams, whether it logs, its decision log (one row when it
+    does not: ``_ask`` then writes nothing) and the empty script of an unscripted deal."""
+    logging = decisions.shape[0] > 0
+    log = np.zeros((LOG_MAX if logging else 1, 4), np.int64)
+    return np.zeros(1, np.uint64), np.zeros(1, np.uint64), logging, log, np.zeros(0, np.int64)
+
+
 def hands_block(seed, start, out, dealt_out, seat_out, decisions, deciders, log_n, stock, cfg,
                 policies, bad, b):
     """Block b of ``hands_kernel`` (compiled once, cached; the kernel's prange only calls it)."""
     n = out.shape[0]
     n_blocks = bad.shape[0]
-    st = np.zeros(1, np.uint64)
-    pst = np.zeros(1, np.uint64)
-    logging = decisions.shape[0] > 0
-    log = np.zeros((LOG_MAX if logging else 1, 4), np.int64)  # one row: no log (``_ask``)
-    script = np.zeros(0, np.int64)
+    st, pst, logging, log, script = _block_state(decisions)
     (deck, hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
      view, info, seat_res) = _work()
     forward = cfg[C_PLAYERS] // cfg[C_PLAYERS]  # +1, typed as a run-time int like the others
@@ -654,11 +652,7 @@ def games_block(seed, start, games, game_scores, out, dealt_out, seat_out, total
     n = games.shape[0]
     n_blocks = bad.shape[0]
     n_pl = cfg[C_PLAYERS]
-    st = np.zeros(1, np.uint64)
-    pst = np.zeros(1, np.uint64)
-    logging = decisions.shape[0] > 0
-    log = np.zeros((LOG_MAX if logging else 1, 4), np.int64)  # one row: no log (``_ask``)
-    script = np.zeros(0, np.int64)
+    st, pst, logging, log, script = _block_state(decisions)
     (deck, hands, dealt, melds, pile, pile_from, acts, mbuf, chains, lens, ks, feeds,
      view, info, seat_res) = _work()
     totals = np.zeros(4, np.int64)

@@ -9,11 +9,11 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import bit, lowest_bit
-from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, is_constrained
-from simcore.games.base import rebind
+from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, first_seat, is_constrained
+from simcore.games.base import block_range, rebind
 from simcore.melds import GIN_PLANES, MAX_MELDS, from_sequence, gin_deadwood, knock_result, \
     to_sequence
-from simcore.rng import below, policy_key, shuffle, stream_key
+from simcore.rng import policy_key, shuffle, stream_key
 from simcore.games.gin_rummy.layout import (
     END_GIN,
     END_KNOCK,
@@ -370,17 +370,9 @@ def history_log(view, deck, dealt, hands, res, log, row):
 
 @nb.njit(inline="always", cache=True)
 def first_dealer(seed, stream_a, cfg, st):
-    """GR-5: a fixed seat, or drawn from the stream (seed, stream_a, 0, 1)."""
-    if cfg[C_FIRST_DEALER] >= 0:
-        return cfg[C_FIRST_DEALER]
-    st[0] = stream_key(seed, stream_a, 0, 1)
-    return below(st, 2)
-
-
-@nb.njit(inline="always", cache=True)
-def block_range(b, n, n_blocks):
-    size = (n + n_blocks - 1) // n_blocks
-    return b * size, min(n, (b + 1) * size)
+    """GR-5: a fixed seat, or drawn from the stream (seed, stream_a, 0, 1); ``st`` is left as
+    it was (the callers key it for the deal next)."""
+    return first_seat(seed, stream_a, cfg[C_FIRST_DEALER], 2)
 
 
 @nb.njit(inline="always", cache=True)
