@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
 import platform
 import subprocess
@@ -735,15 +736,17 @@ def gin_pimc_step(table, sizes, repeats, threads):
 
 # ---------------------------------------------------------------- open-hand solving
 
-SOLVE_DEALS = {"spades": 2, "euchre": 20_000, "trump-friend": 1}  # deals of a `simcore solve` run
+SOLVE_DEALS = {"spades": 40, "euchre": 20_000, "trump-friend": 4}  # deals of a `simcore solve` run
 
 
 def solve_cli_rate(name, deals, threads, cap):
-    """deals/s of ``simcore solve NAME`` (steady: a 1-deal run's time, the start-up, taken off),
-    or None when the run does not finish within ``cap`` seconds."""
+    """deals/s of ``simcore solve NAME``, steady: the difference of an N-deal and a 1-deal run
+    (start-up, cache load and one deal in both) over the N - 1 extra deals.  None when the run
+    does not finish within ``cap`` seconds; nan when the extra deals took too little of the run
+    to be told apart from the start-up's noise."""
     with tempfile.TemporaryDirectory() as tmp:
         base = ["solve", name, "--quiet", "--threads", str(threads)]
-        start = cli_seconds([*base, "--deals", "1", "--out", str(Path(tmp, "one"))])
+        one = cli_seconds([*base, "--deals", "1", "--out", str(Path(tmp, "one"))])
         try:
             t = time.perf_counter()
             subprocess.run([*SIMCORE, *base, "--deals", str(deals), "--out", str(Path(tmp, "run"))],
@@ -751,7 +754,17 @@ def solve_cli_rate(name, deals, threads, cap):
             seconds = time.perf_counter() - t
         except subprocess.TimeoutExpired:
             return None
-    return deals / max(seconds - start, 1e-9)
+    return solve_rate(deals, one, seconds)
+
+
+def solve_rate(deals, one, seconds):
+    """Deals/s from a 1-deal run of ``one`` seconds and a ``deals``-deal run of ``seconds``: the
+    N - 1 extra deals over the extra time; nan when that time is under a quarter of the 1-deal
+    run's (start-up noise would dominate)."""
+    extra = seconds - one
+    if deals < 2 or extra < 0.25 * one:
+        return float("nan")
+    return (deals - 1) / extra
 
 
 def solver_rows(table, name, cap):
@@ -792,11 +805,16 @@ def solve_step(table, names, threads, cap):
         deals = SOLVE_DEALS[name]
         rates = {}
         for t in threads:
-            rates[t] = r = solve_cli_rate(name, deals, t, cap)
+            r = solve_cli_rate(name, deals, t, cap)
             if r is None:
                 table.row(name, f"`simcore solve` ({deals} deals)", t,
                           f"did not finish in {cap:g} s (< {deals / cap:.3f} deals/s)")
                 continue
+            if math.isnan(r):
+                table.row(name, f"`simcore solve` ({deals} deals)", t,
+                          "too few deals to tell from the start-up; raise SOLVE_DEALS")
+                continue
+            rates[t] = r
             table.row(name, f"`simcore solve` ({deals} deals)", t, f"{r:,.2f} deals/s",
                       f"{r / rates[1]:.2f}x of 1 thread" if t > 1 and rates.get(1) else "")
 

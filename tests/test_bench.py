@@ -5,6 +5,7 @@ thing.  No timing is asserted: on a shared machine only the shape of the output 
 import dataclasses
 import importlib.util
 import io
+import math
 import os
 import re
 import subprocess
@@ -310,3 +311,12 @@ def test_markdown_replaces_the_table_between_the_markers_and_keeps_the_rest(tmp_
     assert plain.read_text() == "the table\n"
     bench.write_markdown(tmp_path / "new.md", "fresh\n")
     assert (tmp_path / "new.md").read_text() == "fresh\n"
+
+
+def test_steady_solve_rate_takes_the_start_up_off_and_refuses_noise():
+    # 40 deals in 12 s against 2 s for one deal: 39 extra deals in 10 s.
+    assert bench.solve_rate(40, 2.0, 12.0) == pytest.approx(3.9)
+    # The extra deals took under a quarter of the one-deal run: start-up noise, no rate.
+    assert math.isnan(bench.solve_rate(2, 2.0, 2.3))
+    assert math.isnan(bench.solve_rate(2, 2.0, 1.9))
+    assert math.isnan(bench.solve_rate(1, 2.0, 9.0))
