@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from simcore.cards import parse_card, parse_hand
-from simcore.games.dummy import GAME, config, engine, layout, run_games, run_hands
+from simcore.games.dummy import GAME, engine, layout, run_games, run_hands
 from simcore.games.dummy import expert
-from simcore.games.dummy.rules import Rules
+from simcore.games.dummy.rules import Rules, rules_vector
 
 L = layout
 EXPERT = GAME.play_policies["expert"]
@@ -185,7 +185,7 @@ def _first_turn(deck, dealer, cfg, policies):
 def test_the_same_information_gives_the_same_choices():
     """Deals that differ only in cards the starter cannot see (the other hand and the stock
     below its first draw) get the same first-turn decisions from the starter."""
-    cfg = config(Rules(players=2))
+    cfg = rules_vector(Rules(players=2))
     policies = np.array([EXPERT] * 4, np.int64)
     rng = np.random.default_rng(15)
     hs, compared = 11, 0

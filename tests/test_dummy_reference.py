@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from reference import dummy_ref as ref
-from simcore.games.dummy import GAME, config, engine, layout
-from simcore.games.dummy.rules import Rules
+from simcore.games.dummy import GAME, engine, layout
+from simcore.games.dummy.rules import Rules, rules_vector
 
 ALL_OPTIONS = dict(speto_knock_100=True, head_card_bonus=True, head_feed_penalty=True,
                    layoff_discard_penalty=True, full_discard_penalty=True,
@@ -55,7 +55,7 @@ def _policies(name):
                          ids=[f"{r.players}p-{p}-{i}" for i, (r, p, _) in enumerate(CASES)])
 def test_engine_matches_reference(rules, policy, count):
     count *= SCALE
-    cfg = config(rules)
+    cfg = rules_vector(rules)
     seed = 1000 + len(policy) + 7 * rules.players
     infos, seats, decks, dealers, logs = engine.replay_hands(np.uint64(seed), 0, count, cfg,
                                                              _policies(policy))

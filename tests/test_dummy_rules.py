@@ -15,8 +15,8 @@ import pytest
 from simcore.cards import parse_card, parse_cards, parse_hand
 from simcore.errors import SimcoreError
 from simcore.games import get
-from simcore.games.dummy import GAME, config, engine, layout, moves, run_games, run_hands
-from simcore.games.dummy.rules import Rules
+from simcore.games.dummy import GAME, engine, layout, moves, run_games, run_hands
+from simcore.games.dummy.rules import Rules, rules_vector
 
 L = layout
 HS = {2: 11, 3: 9, 4: 7}
@@ -95,7 +95,7 @@ def play(players, hands, head, stock="", script=(), dealer=None, starter=None, d
         starter = (dealer + direction) % players
     pol = np.full(4, L.SCRIPT, np.int64) if policies is None else np.array(policies, np.int64)
     ok, info, seats, dealt, log, _ = engine.play_logged(
-        deck, dealer, starter, direction, config(Rules(players=players, **rules)), pol,
+        deck, dealer, starter, direction, rules_vector(Rules(players=players, **rules)), pol,
         np.uint64(1), True, np.array(list(script), np.int64))
     d = Deal(ok, info, seats, dealt, log, players, len(script))
     if complete:
@@ -256,7 +256,7 @@ def test_dm4_deal_order_follows_direction():
     for direction in (1, -1):
         deck, dealer = deck_for(4, hands, "7H", "TC", dealer=2, direction=direction)
         _, info, seats, dealt, log, _ = engine.play_logged(
-            deck, 2, (2 + direction) % 4, direction, config(Rules()), np.array([0] * 4),
+            deck, 2, (2 + direction) % 4, direction, rules_vector(Rules()), np.array([0] * 4),
             np.uint64(1), True, np.zeros(0, np.int64))
         # the seat after the dealer in ``direction`` gets the first card
         first = (2 + direction) % 4

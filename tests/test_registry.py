@@ -169,3 +169,34 @@ def test_advise_a_new_game(toy, tmp_path):
                             out=tmp_path / "adv")
     assert result.table["option"].to_list() == ["pass", "order", "order-alone"]
     assert "simcore simulate toy" in (tmp_path / "adv" / "advise.md").read_text()
+
+
+# ---------------------------------------------------------------- rules to kernels, one way
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_game_gives_its_rules_to_the_kernels_as_one_vector(name):
+    """Each game's ``rules.rules_vector`` is the only way its options reach the kernels: one
+    int64 slot per option named in ``layout.RULES_VECTOR`` (an option of the game, or a value
+    derived from the options, e.g. Dummy's hand size by players), text options coded as the kernels read them ("random" -1, a seat its number, any other
+    choice its index)."""
+    game = games.get(name)
+    package = sys.modules[game.rules_cls.__module__.rsplit(".", 1)[0]]
+    rules_module = sys.modules[game.rules_cls.__module__]
+    names = package.layout.RULES_VECTOR
+    options = {f.name: f for f in dataclasses.fields(game.rules_cls)}
+    default = game.rules_cls()
+    assert all(hasattr(default, option) for option in names) and len(set(names)) == len(names)
+    vector = rules_module.rules_vector(default)
+    assert vector.dtype.name == "int64" and vector.shape == (len(names),)
+    for slot, option in enumerate(names):
+        for choice in (options[option].metadata["choices"] or ()) if option in options else ():
+            if not isinstance(choice, str):
+                continue
+            try:
+                rules = game.rules_cls(**{option: choice})
+            except simcore.SimcoreError:  # a choice that needs another option set too
+                continue
+            code = rules_module.rules_vector(rules)[slot]
+            want = (-1 if choice == "random" else int(choice) if choice.isdigit()
+                    else options[option].metadata["choices"].index(choice))
+            assert code == want, (option, choice)

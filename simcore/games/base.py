@@ -70,6 +70,21 @@ class RulesBase:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
+    def vector(self, names: tuple[str, ...]) -> np.ndarray:
+        """The options ``names`` as the int64 vector a game's kernels read (each game's
+        ``layout.RULES_VECTOR`` names its slots): numbers and booleans as they are, a seat
+        option's ``"random"`` as -1 and its digits as the seat, any other text option as its
+        index among the option's choices."""
+        known = {f.name: f for f in fields(self)}
+        values = []
+        for name in names:
+            value = getattr(self, name)
+            if isinstance(value, str):
+                value = (-1 if value == "random" else int(value) if value.isdigit()
+                         else known[name].metadata["choices"].index(value))
+            values.append(int(value))
+        return np.array(values, np.int64)
+
     @classmethod
     def describe(cls) -> list[str]:
         lines = []

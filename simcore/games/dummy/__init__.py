@@ -15,7 +15,7 @@ from simcore.games.batches import check_illegal, check_running, two_passes
 from simcore.games.dummy import engine, layout, show
 from simcore.games.dummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.dummy.policies import PLAY_POLICIES, USER_POLICY, builtin_play
-from simcore.games.dummy.rules import Rules
+from simcore.games.dummy.rules import Rules, rules_vector
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
@@ -28,31 +28,6 @@ pass -2, or a take: depth << 52 | meld), 1 play (0 stop, or a meld / lay-off / k
 2 discard (a card id).  See simcore.games.dummy.layout for the codes and the view's fields."""
 
 
-
-
-def config(rules: Rules) -> np.ndarray:
-    cfg = np.zeros(engine.N_CFG, np.int64)
-    for index, name in _CFG_FIELDS:
-        cfg[index] = int(getattr(rules, name))
-    cfg[engine.C_LIMIT_TABLE] = rules.layoff_limit_scope == "table"
-    cfg[engine.C_NGO_REVERSE] = ("next_deal_only", "toggle", "off").index(rules.ngo_reverse)
-    cfg[engine.C_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
-    return cfg
-
-
-# the options the kernels read as they are (numbers, and booleans as 0/1)
-_CFG_FIELDS = (
-    (engine.C_PLAYERS, "players"), (engine.C_HAND, "hand_size"),
-    (engine.C_CUT5, "two_player_cut5"), (engine.C_LAYOFF_LIMIT, "layoff_cap"),
-    (engine.C_DARK_LAYOFFS, "dark_knock_layoffs"), (engine.C_QKA_CLOSED, "qka_closed"),
-    (engine.C_KNOCK_VALUE, "knock_card_value"), (engine.C_DARK_MULT, "dark_knock_multiplier"),
-    (engine.C_UNOPENED_MULT, "unopened_multiplier"), (engine.C_NGO_PENALTY, "ngo_penalty"),
-    (engine.C_TARGET, "target"), (engine.C_MAY_DISCARD_TAKEN, "may_discard_taken_card"),
-    (engine.C_SPETO100, "speto_knock_100"), (engine.C_HEAD_BONUS, "head_card_bonus"),
-    (engine.C_HEAD_FEED, "head_feed_penalty"), (engine.C_LAYOFF_DISCARD, "layoff_discard_penalty"),
-    (engine.C_FULL_DISCARD, "full_discard_penalty"), (engine.C_SPETO_FEED, "speto_feed_penalty"),
-    (engine.C_SPETO_DISCARD, "speto_discard_penalty"),
-)
 
 
 def _check(bad: np.ndarray):
@@ -78,7 +53,7 @@ def _hand_frame(out, dealt, seat_out, log, rules, totals=None):
     decisions, deciders, log_n, stock = log
     if decisions.shape[0]:  # --log-plays (layout.LOG_ROW)
         kept = np.minimum(log_n, layout.LOG_ROW)
-        in_play = np.full(len(log_n), engine.stock_end(config(rules)) - rules.players
+        in_play = np.full(len(log_n), engine.stock_end(rules_vector(rules)) - rules.players
                           * rules.hand_size - 1)
         frame = frame.with_columns(padded_list("decisions", decisions, kept),
                                    padded_list("deciders", deciders, kept),
@@ -106,7 +81,7 @@ def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     dealt, seat_out = _arrays(count)
     log = _log_arrays(count, log_plays)
     bad = np.zeros((n_blocks(count), 2), np.int64)
-    kernel(np.uint64(seed), np.int64(start), out, dealt, seat_out, *log, config(rules),
+    kernel(np.uint64(seed), np.int64(start), out, dealt, seat_out, *log, rules_vector(rules),
            GAME.policy_ids(choice, USER_POLICY), bad)
     _check(bad)
     return _hand_frame(out, dealt, seat_out, log, rules)
@@ -123,7 +98,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     scores = np.zeros((count, 4), np.int64)
     blocks = n_blocks(count)
     bad = np.zeros((blocks, 3), np.int64)
-    cfg = config(rules)
+    cfg = rules_vector(rules)
     ids = GAME.policy_ids(choice, USER_POLICY)
 
     def play(rows, offsets, record):

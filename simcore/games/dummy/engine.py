@@ -18,6 +18,10 @@ from simcore.games.base import block_range, rebind
 from simcore.melds import all_melds, can_partition, meldable, spread_ranks
 from simcore.rng import policy_key, shuffle, stream_key
 from simcore.games.dummy.layout import (
+    C_CUT5, C_DARK_LAYOFFS, C_DARK_MULT, C_FIRST_DEALER, C_FULL_DISCARD, C_HAND, C_HEAD_BONUS,
+    C_HEAD_FEED, C_KNOCK_VALUE, C_LAYOFF_DISCARD, C_LAYOFF_LIMIT, C_LIMIT_TABLE,
+    C_MAY_DISCARD_TAKEN, C_NGO_PENALTY, C_NGO_REVERSE, C_PLAYERS, C_QKA_CLOSED, C_SPETO100,
+    C_SPETO_DISCARD, C_SPETO_FEED, C_TARGET, C_UNOPENED_MULT,
     A_KNOCK, A_LAYOFF, A_MELD, A_SHIFT, DRAW, K_ACQUIRE, K_DISCARD, K_PLAY, LOG_MAX, LOG_ROW,
     MAX_ACTS, MAX_MELDS, N_RES, N_SEAT_RES, PASS, R_DARK, R_DIR, R_FOOL, R_HEAD, R_ILLEGAL, R_KNOCK_CARD,
     R_KNOCKER, R_N_LOG, R_SCRIPT, R_STARTER, SCRIPT, R_TURNS, S_INHAND, S_LAYOFFS, S_OPENED, S_PENALTY, S_SCORE,
@@ -30,35 +34,12 @@ from simcore.games.dummy.layout import (
 )
 from simcore.games.dummy.moves import down_count, fits, list_plays, list_takes, neighbourhood, rank_cards
 from simcore.games.dummy.policies import builtin_play
+from simcore.games.dummy.scoring import knock_points, seat_score, table_points
 
 # The play dispatcher ``play(policy_id, kind, seat, hand, view, acts, n, st) -> index``, called
 # as a global so the built-in kernels cache on disk; ``with_play`` rebuilds it for a user policy.
 play = builtin_play
 
-# rule settings, packed into one int64 array ``cfg``
-C_PLAYERS = 0
-C_HAND = 1
-C_CUT5 = 2
-C_LAYOFF_LIMIT = 3
-C_LIMIT_TABLE = 4
-C_DARK_LAYOFFS = 5
-C_QKA_CLOSED = 6
-C_KNOCK_VALUE = 7
-C_DARK_MULT = 8
-C_UNOPENED_MULT = 9
-C_NGO_PENALTY = 10
-C_NGO_REVERSE = 11  # 0 next_deal_only, 1 toggle, 2 off
-C_TARGET = 12
-C_FIRST_DEALER = 13  # -1 random
-C_MAY_DISCARD_TAKEN = 14
-C_SPETO100 = 15
-C_HEAD_BONUS = 16
-C_HEAD_FEED = 17
-C_LAYOFF_DISCARD = 18
-C_FULL_DISCARD = 19
-C_SPETO_FEED = 20
-C_SPETO_DISCARD = 21
-N_CFG = 22
 
 PENALTY = 50  # DM-32 ... DM-34
 MAX_FEEDS = 32
@@ -439,29 +420,18 @@ def _score(cfg, hands, info, seat_res, ds):
     if fool >= 0:
         seat_res[S_PENALTY, fool] -= cfg[C_NGO_PENALTY]
     head = bit(ds[D_HEAD])
+    knock_value = 0
+    if knocker >= 0:
+        knock_value = knock_points(bit(info[R_KNOCK_CARD]), cfg[C_KNOCK_VALUE], cfg[C_SPETO100])
     for s in range(cfg[C_PLAYERS]):
-        pl = np.uint64(ds[D_PLACED0 + s])
-        t = points(pl)
-        if cfg[C_HEAD_BONUS] and (pl & head):
-            t += (100 if (head & SPETOS) else 50) - points(head)
+        t = table_points(np.uint64(ds[D_PLACED0 + s]), head, cfg[C_HEAD_BONUS])
         hv = 0 if s == knocker else points(hands[s])
         op = (ds[D_OPENED] >> s) & 1
         seat_res[S_OPENED, s] = op
         seat_res[S_TABLE, s] = t
         seat_res[S_INHAND, s] = hv
-        if knocker < 0:
-            base = t - hv
-        elif s == knocker:
-            kv = cfg[C_KNOCK_VALUE]
-            if cfg[C_SPETO100] and (bit(info[R_KNOCK_CARD]) & SPETOS):
-                kv = 100
-            base = t + kv
-            if info[R_DARK]:
-                base *= cfg[C_DARK_MULT]
-        elif op:
-            base = t - hv
-        else:
-            base = -cfg[C_UNOPENED_MULT] * hv
+        base = seat_score(t, hv, knocker >= 0, s == knocker, op, knock_value, info[R_DARK],
+                          cfg[C_DARK_MULT], cfg[C_UNOPENED_MULT])
         seat_res[S_SCORE, s] = base + seat_res[S_PENALTY, s]
 
 

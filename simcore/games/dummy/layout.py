@@ -21,6 +21,19 @@ LOG_MAX = 4096      # decisions of one deal kept by the debug log
 # most (random play); the kernel's buffer is LOG_ROW int64 a row, so it is kept near that.
 LOG_ROW = 128
 
+# The rules as the int64 vector the kernels read (``rules.rules_vector``), one slot per option.
+RULES_VECTOR = ("players", "hand_size", "two_player_cut5", "layoff_cap", "layoff_limit_scope",
+                "dark_knock_layoffs", "qka_closed", "knock_card_value", "dark_knock_multiplier",
+                "unopened_multiplier", "ngo_penalty", "ngo_reverse", "target", "first_dealer",
+                "may_discard_taken_card", "speto_knock_100", "head_card_bonus",
+                "head_feed_penalty", "layoff_discard_penalty", "full_discard_penalty",
+                "speto_feed_penalty", "speto_discard_penalty")
+(C_PLAYERS, C_HAND, C_CUT5, C_LAYOFF_LIMIT, C_LIMIT_TABLE, C_DARK_LAYOFFS, C_QKA_CLOSED,
+ C_KNOCK_VALUE, C_DARK_MULT, C_UNOPENED_MULT, C_NGO_PENALTY, C_NGO_REVERSE, C_TARGET,
+ C_FIRST_DEALER, C_MAY_DISCARD_TAKEN, C_SPETO100, C_HEAD_BONUS, C_HEAD_FEED, C_LAYOFF_DISCARD,
+ C_FULL_DISCARD, C_SPETO_FEED, C_SPETO_DISCARD) = range(len(RULES_VECTOR))
+N_CFG = len(RULES_VECTOR)
+
 # What a policy is asked (``kind``); it answers an index into ``acts[:n]``.
 K_ACQUIRE = 0   # DM-11/12/23: DRAW, PASS (final turn only) or a take (target depth + meld)
 K_PLAY = 1      # DM-15...19: STOP, lay a meld, lay off a card, or knock keeping one card

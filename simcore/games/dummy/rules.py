@@ -3,8 +3,11 @@
 from dataclasses import dataclass
 from typing import ClassVar
 
+import numpy as np
+
 from simcore.errors import SimcoreError
 from simcore.games.base import RulesBase, option
+from simcore.games.dummy import layout
 
 
 @dataclass(frozen=True)
@@ -70,3 +73,8 @@ class Rules(RulesBase):
     def layoff_cap(self) -> int:
         """DM-17 as a number (none = 52, more than any deal can lay off)."""
         return 52 if self.layoff_limit == "none" else int(self.layoff_limit)
+
+
+def rules_vector(rules: Rules) -> np.ndarray:
+    """The options as the int64 vector the kernels read (``layout.RULES_VECTOR``)."""
+    return rules.vector(layout.RULES_VECTOR)

@@ -26,7 +26,7 @@ from simcore.games.euchre.policies import (ALONE_POLICIES, AUTO, DECISION_ROWS, 
                                            PICKUP_POLICIES, PLAY_POLICIES, RANDOM, USER_POLICY,
                                            WHATIF_KINDS, WHATIF_OPTIONS, WHATIF_POSITION,
                                            builtin_play)
-from simcore.games.euchre.rules import Rules
+from simcore.games.euchre.rules import Rules, rules_vector
 
 _batch_kernel = nb.njit(parallel=True, cache=True, nogil=True)(batch_kernel)
 _kernels = UserKernels(builtin_play, with_play, USER_POLICY, _batch_kernel, inline=True)
@@ -102,13 +102,10 @@ def whole_hands_filter(predeal: dict | None) -> dealing.DealFilter | None:
 
 
 def _common(rules: Rules, choice: PolicyChoice, what_if=None, option=0):
-    first = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
+    """The kernel's rules vector, decision ids, play policies and fast-path flag."""
     policies = GAME.policy_ids(choice, USER_POLICY)
     return (
-        first,
-        rules.allow_turned_down_suit,
-        rules.stick_the_dealer,
-        rules.dealer_pickup_optional,
+        rules_vector(rules),
         decision_ids(choice, what_if, option),
         policies,
         RANDOM_FAST_PATH and bool((policies == PLAY_POLICIES["random"]).all()),
@@ -175,13 +172,13 @@ def _hands(seed, start, count, rules, choice, log_plays, deal_filter, what_if, o
     wide, small, totals, plays, winners = _row_arrays(count, False, log_plays)
     bad = np.zeros(_blocks(count, choice), np.int64)
     unused = (np.zeros(0, layout.GAME_ROW), np.zeros((0, 2), np.int16))
-    first, *opts = _common(rules, choice, what_if, option)
+    common = _common(rules, choice, what_if, option)
     attempts = attempts_array(count, deal_filter)
     capped = np.zeros(1, np.int64)
     # hands mode writes no totals: the kernel gets a (2, 2) F-ordered stand-in so that both
     # modes share one compiled layout (a zero-column view would count as C-contiguous)
     kernel(True, np.uint64(seed), np.int64(start), *unused, wide, small, _NO_TOTALS,
-           np.zeros(0, np.int64), False, first, np.int64(rules.target), *opts, plays, winners,
+           np.zeros(0, np.int64), False, *common, plays, winners,
            *dealing.filter_arrays(LAYOUT, deal_filter), attempts, capped, bad)
     dealing.check_capped(capped)
     _check(bad)
@@ -203,7 +200,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     finals = np.zeros((count, 2), np.int16)
     blocks = _blocks(count, choice)
     bad = np.zeros(blocks, np.int64)
-    first, *opts = _common(rules, choice)
+    common = _common(rules, choice)
     deal_filter = _filter(predeal, deal_filter)
     constraints = dealing.filter_arrays(LAYOUT, deal_filter)
     attempts = None
@@ -215,7 +212,7 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
         attempts = attempts_array(rows, deal_filter)
         capped = np.zeros(1, np.int64)
         kernel(False, np.uint64(seed), np.int64(start), games, finals, *arrays[:3], offsets,
-               record, first, np.int64(rules.target), *opts, *arrays[3:], *constraints, attempts,
+               record, *common, *arrays[3:], *constraints, attempts,
                capped, bad)
         dealing.check_capped(capped)
         _check(bad)

@@ -24,6 +24,11 @@ from simcore.games.euchre.deck import (
 )
 from simcore.games.euchre.draws import below, card_bit, count, pick
 from simcore.games.euchre.layout import (
+    R_FIRST_DEALER,
+    R_PICKUP_OPTIONAL,
+    R_STICK_THE_DEALER,
+    R_TARGET,
+    R_TURNED_DOWN_SUIT,
     HAND_SIZE,
     INTERNAL_IDS,
     N_CARDS,
@@ -360,9 +365,8 @@ def score_row(small, row, n, tricks, maker, alone_maker, alone_defender):
 
 
 @nb.njit(inline="always", cache=True)
-def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_turned, stick,
-                    pickup_optional, dec, policies, all_random, wide, small, row, plays, winners,
-                    predealt, order, masks, ctx):
+def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, rules, dec, policies,
+                    all_random, wide, small, row, plays, winners, predealt, order, masks, ctx):
     """Deal, make trump, play and score one hand; write row ``row`` of the columns ``wide``
     and ``small`` (``layout.W_*``, ``S_*``).  Returns False if a play policy made an illegal
     play.  ``all_random``: every seat plays the built-in random policy (the fast path).
@@ -371,7 +375,8 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
     that deal, as it would be after ``deal``)."""
     upcard = deal_row(st, deck, hands, seed, deal_id, dealer, wide, small, row, predealt, order,
                       masks)
-    trump, maker, bid_round = make_trump(st, hands, dealer, upcard, allow_turned, stick, dec, ctx)
+    trump, maker, bid_round = make_trump(st, hands, dealer, upcard, rules[R_TURNED_DOWN_SUIT] != 0,
+                                         rules[R_STICK_THE_DEALER] != 0, dec, ctx)
     small[row, S_TRUMP] = trump
     small[row, S_MAKER] = maker
     small[row, S_BID_ROUND] = bid_round
@@ -389,7 +394,7 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
     view[V_ALONE_DEFENDER] = -1
     picked = False
     if bid_round == 1:  # EU-8
-        picked = maker == dealer or not pickup_optional or pickup(
+        picked = maker == dealer or not rules[R_PICKUP_OPTIONAL] or pickup(
             dec[D_PICKUP, dealer], hands[dealer], up, trump, st, view, ctx)
         if picked:
             six = hands[dealer] | card_bit(up)
@@ -421,8 +426,8 @@ def play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, allow_
 
 @nb.njit(cache=True)
 def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, totals, offsets,
-              record, first, target, allow_turned, stick, pickup_optional, dec, policies,
-              all_random, plays, winners, fixed, conds, weights, attempts, capped, bad):
+              record, rules, dec, policies, all_random, plays, winners, fixed, conds, weights,
+              attempts, capped, bad):
     """Block b of either kernel.  Hands mode: rows ``start + i`` of ``out`` one deal each.
     Game mode: whole games (EU-5, EU-20); see ``batch_kernel`` for ``record``/``offsets``.
 
@@ -446,7 +451,7 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
         if capped[0]:
             break
         game = start + g
-        dealer = first_seat(seed, game, first, N_SEATS)  # EU-5
+        dealer = first_seat(seed, game, rules[R_FIRST_DEALER], N_SEATS)  # EU-5
         score[:] = 0
         hand_no = 0
         while True:
@@ -469,10 +474,9 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
                     break
                 if attempts.shape[0] > 0:
                     attempts[row] = tries
-            if not play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer,
-                                   allow_turned, stick, pickup_optional, dec, policies,
-                                   all_random, wide, small, row, plays, winners, constrained,
-                                   order, masks, ctx):
+            if not play_and_record(st, deck, hands, view, tricks, seed, deal_id, dealer, rules,
+                                   dec, policies, all_random, wide, small, row, plays, winners,
+                                   constrained, order, masks, ctx):
                 bad[b] += 1
                 break
             if hands_mode:
@@ -484,11 +488,13 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
                 totals[row, side] = score[side]
             hand_no += 1
             dealer = (dealer + 1) % N_SEATS  # EU-5: the deal passes left, even after a redeal
+            target = rules[R_TARGET]
             if score[0] >= target or score[1] >= target:
                 break  # EU-20
             if hand_no >= 65535:
                 break  # a game that cannot end (e.g. every hand thrown in): winner -1
         if not hands_mode:
+            target = rules[R_TARGET]
             winner = 0 if score[0] >= target else (1 if score[1] >= target else -1)
             record_game(games, g, seed, game, hand_no, winner)
             finals[g, 0] = score[0]
@@ -496,8 +502,8 @@ def run_block(b, n_blocks, hands_mode, seed, start, games, finals, wide, small, 
 
 
 def batch_kernel(hands_mode, seed, start, games, finals, wide, small, totals, offsets, record,
-                 first, target, allow_turned, stick, pickup_optional, dec, policies, all_random,
-                 plays, winners, fixed, conds, weights, attempts, capped, bad):
+                 rules, dec, policies, all_random, plays, winners, fixed, conds, weights, attempts,
+                 capped, bad):
     """Rows in parallel blocks; ``bad[b]`` counts illegal plays in block b.
 
     Hands mode: row i of ``wide``/``small`` is deal ``start + i`` (``games``, ``finals``,
@@ -517,9 +523,8 @@ def batch_kernel(hands_mode, seed, start, games, finals, wide, small, totals, of
         # np.int64: the prange index is typed differently in Numba's two passes over the loop,
         # and run_block would otherwise be compiled twice
         run_block(np.int64(b), n_blocks, hands_mode, seed, start, games, finals, wide, small,
-                  totals, offsets, record, first, target, allow_turned, stick, pickup_optional,
-                  dec, policies, all_random, plays, winners, fixed, conds, weights, attempts,
-                  capped, bad)
+                  totals, offsets, record, rules, dec, policies, all_random, plays, winners, fixed,
+                  conds, weights, attempts, capped, bad)
 
 
 def with_play(play_fn):

@@ -25,6 +25,12 @@ LEFT = 6  # trump-order strength of the left bower
 RIGHT = 7  # trump-order strength of the right bower
 INTERNAL_IDS = 48  # every internal id (either order) is below 13 * 3 + 8
 
+# The rules as the int64 vector the kernels read (``rules.rules_vector``), one slot per option.
+RULES_VECTOR = ("allow_turned_down_suit", "stick_the_dealer", "dealer_pickup_optional", "target",
+                "first_dealer")
+R_TURNED_DOWN_SUIT, R_STICK_THE_DEALER, R_PICKUP_OPTIONAL, R_TARGET, R_FIRST_DEALER = range(
+    len(RULES_VECTOR))
+
 # ---------------------------------------------------------------- the public view (EU-12 ... EU-15)
 # Everything in it is known to every seat: the deal's public facts, the lone players, and every
 # card played and by whom.  Card ids are in trump order.

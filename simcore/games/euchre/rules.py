@@ -3,7 +3,10 @@
 from dataclasses import dataclass
 from typing import ClassVar
 
+import numpy as np
+
 from simcore.games.base import RulesBase, option
+from simcore.games.euchre import layout
 
 
 @dataclass(frozen=True)
@@ -25,3 +28,8 @@ class Rules(RulesBase):
         choices=("random", "0", "1", "2", "3"),
         help="EU-5: first dealer seat, or random from the game's seed (hands mode: every hand)",
     )
+
+
+def rules_vector(rules: Rules) -> np.ndarray:
+    """The options as the int64 vector the kernels read (``layout.RULES_VECTOR``)."""
+    return rules.vector(layout.RULES_VECTOR)

@@ -17,7 +17,7 @@ from simcore.games.batches import (check_illegal, check_running, record_fields, 
 from simcore.games.gin_rummy import engine, layout, pimc, show
 from simcore.games.gin_rummy.engine import games_kernel, hands_kernel, with_play
 from simcore.games.gin_rummy.policies import KNOCK_POLICIES, USER_POLICY, builtin_play
-from simcore.games.gin_rummy.rules import Rules
+from simcore.games.gin_rummy.rules import Rules, rules_vector
 from simcore.games.searching import searching
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
@@ -58,22 +58,9 @@ def knock_threshold(label: str, rules: Rules) -> int:
 
 
 def config(rules: Rules, choice: PolicyChoice, knock_what_if: int = -1) -> np.ndarray:
-    cfg = np.zeros(engine.N_CFG, np.int64)
-    cfg[engine.C_WHATIF_KNOCK] = knock_what_if
-    cfg[engine.C_KNOCK_LIMIT] = rules.knock_limit
-    cfg[engine.C_GIN_BONUS] = rules.gin_bonus
-    cfg[engine.C_UNDERCUT_BONUS] = rules.undercut_bonus
-    cfg[engine.C_MAY_DISCARD_TAKEN] = rules.may_discard_taken_card
-    cfg[engine.C_VOID_AT_STOCK] = rules.void_at_stock
-    cfg[engine.C_KNOCK_AT] = KNOCK_POLICIES[choice.decisions["knock"]]
-    cfg[engine.C_TARGET] = rules.target
-    cfg[engine.C_GAME_BONUS] = rules.game_bonus
-    cfg[engine.C_BOX_BONUS] = rules.box_bonus
-    cfg[engine.C_BOX_BOTH] = rules.box_bonus_to == "both"
-    cfg[engine.C_SHUTOUT] = rules.shutout_doubles
-    cfg[engine.C_NEXT_DEALER] = ("alternate", "winner", "loser").index(rules.next_dealer)
-    cfg[engine.C_FIRST_DEALER] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
-    return cfg
+    """The kernels' ``cfg``: the rules vector, then the run's knock policy and knock what-if."""
+    decisions = [KNOCK_POLICIES[choice.decisions["knock"]], knock_what_if]
+    return np.concatenate([rules_vector(rules), np.array(decisions, np.int64)])
 
 
 def _check(bad: np.ndarray):

@@ -15,8 +15,20 @@ from simcore.melds import GIN_PLANES, MAX_MELDS, from_sequence, gin_deadwood, kn
     to_sequence
 from simcore.rng import policy_key, shuffle, stream_key
 from simcore.games.gin_rummy.layout import (
-    END_GIN,
-    END_KNOCK,
+    C_BOX_BONUS,
+    C_BOX_BOTH,
+    C_FIRST_DEALER,
+    C_GAME_BONUS,
+    C_GIN_BONUS,
+    C_KNOCK_AT,
+    C_KNOCK_LIMIT,
+    C_MAY_DISCARD_TAKEN,
+    C_NEXT_DEALER,
+    C_SHUTOUT,
+    C_TARGET,
+    C_UNDERCUT_BONUS,
+    C_VOID_AT_STOCK,
+    C_WHATIF_KNOCK,
     END_VOID,
     HAND,
     K_DISCARD,
@@ -49,6 +61,7 @@ from simcore.games.gin_rummy.layout import (
     turn_entry,
 )
 from simcore.games.gin_rummy.policies import builtin_play
+from simcore.games.gin_rummy.scoring import game_result, hand_result
 
 # The play dispatcher ``play(policy_id, kind, seat, hand, view, st)``, called as a global
 # so the built-in kernels cache on disk; ``with_play`` rebuilds the chain for a user policy.
@@ -57,22 +70,6 @@ play = builtin_play
 MAX_TURNS = 2000  # a hand still going after this many turns is void and counted as stalled
 ARRANGEMENTS = 64  # knocker arrangements kept for GR-11 (real hands have a handful)
 
-# rule settings, packed into one int64 array ``cfg`` (index names below)
-C_KNOCK_LIMIT = 0
-C_GIN_BONUS = 1
-C_UNDERCUT_BONUS = 2
-C_MAY_DISCARD_TAKEN = 3
-C_VOID_AT_STOCK = 4
-C_KNOCK_AT = 5
-C_TARGET = 6
-C_GAME_BONUS = 7
-C_BOX_BONUS = 8
-C_BOX_BOTH = 9
-C_SHUTOUT = 10
-C_NEXT_DEALER = 11  # 0 alternate, 1 winner, 2 loser
-C_FIRST_DEALER = 12  # -1 random
-C_WHATIF_KNOCK = 13  # --what-if knock: the non-dealer knocks iff deadwood <= this (-1: off)
-N_CFG = 14
 
 # How simcore.dealing deals Gin (``deal``'s cards when nothing is fixed): seat 0, seat 1, the
 # upcard, the stock top first.  Its retries use (seed, k, 0, RETRY_C + j), resp. (seed, g,
@@ -290,18 +287,10 @@ def score_knock(knocker, hands, cfg, scratch, pile, res):
     res[R_KNOCKER] = knocker
     res[R_DW0 + knocker] = kdw
     res[R_DW0 + d] = ddw
-    if kdw == 0:  # GR-10, GR-15
-        res[R_END] = END_GIN
-        res[R_WINNER] = knocker
-        res[R_POINTS] = cfg[C_GIN_BONUS] + ddw
-    elif kdw < ddw:  # GR-13
-        res[R_END] = END_KNOCK
-        res[R_WINNER] = knocker
-        res[R_POINTS] = ddw - kdw
-    else:  # GR-14: undercut, ties to the defender
-        res[R_END] = END_KNOCK
-        res[R_WINNER] = d
-        res[R_POINTS] = kdw - ddw + cfg[C_UNDERCUT_BONUS]
+    end, knocker_won, points = hand_result(kdw, ddw, cfg[C_GIN_BONUS], cfg[C_UNDERCUT_BONUS])
+    res[R_END] = end
+    res[R_WINNER] = knocker if knocker_won else d
+    res[R_POINTS] = points
 
 
 @nb.njit(inline="always", cache=True)
@@ -388,16 +377,10 @@ def _dealt(deck, first_hands):
 def final_scores(totals, won, cfg, game_scores, g):
     """GR-17/GR-18: row g of ``game_scores`` = final0, final1 (bonuses in), won0, won1.
     Returns (winner, shutout)."""
-    winner = 0 if totals[0] >= totals[1] else 1
+    winner, final_w, final_l, shutout = game_result(
+        totals[0], totals[1], won[0], won[1], cfg[C_SHUTOUT], cfg[C_GAME_BONUS], cfg[C_BOX_BONUS],
+        cfg[C_BOX_BOTH])
     loser = 1 - winner
-    final_w = totals[winner]
-    final_l = totals[loser]
-    shutout = totals[loser] == 0 and won[loser] == 0
-    if shutout and cfg[C_SHUTOUT]:  # GR-18: hand points doubled before the other bonuses
-        final_w *= 2
-    final_w += cfg[C_GAME_BONUS] + cfg[C_BOX_BONUS] * won[winner]  # GR-17
-    if cfg[C_BOX_BOTH]:
-        final_l += cfg[C_BOX_BONUS] * won[loser]
     game_scores[g, winner] = final_w
     game_scores[g, loser] = final_l
     game_scores[g, 2] = won[0]

@@ -11,6 +11,18 @@ N_SEATS = 2
 DECK = 52
 HAND = 10
 
+# The kernels' settings ``cfg`` (int64): the rules as one slot per option
+# (``rules.rules_vector``), then the two decisions the run fixes for every hand.
+RULES_VECTOR = ("knock_limit", "gin_bonus", "undercut_bonus", "may_discard_taken_card",
+                "void_at_stock", "target", "game_bonus", "box_bonus", "box_bonus_to",
+                "shutout_doubles", "next_dealer", "first_dealer")
+(C_KNOCK_LIMIT, C_GIN_BONUS, C_UNDERCUT_BONUS, C_MAY_DISCARD_TAKEN, C_VOID_AT_STOCK, C_TARGET,
+ C_GAME_BONUS, C_BOX_BONUS, C_BOX_BOTH, C_SHUTOUT, C_NEXT_DEALER,
+ C_FIRST_DEALER) = range(len(RULES_VECTOR))
+C_KNOCK_AT = len(RULES_VECTOR)  # the ``knock`` decision's threshold (-1: knock_limit)
+C_WHATIF_KNOCK = C_KNOCK_AT + 1  # what-if knock: the non-dealer knocks iff deadwood <= this (-1: off)
+N_CFG = C_WHATIF_KNOCK + 1
+
 # What a policy is asked (its ``kind`` argument) and what it answers.
 K_UPCARD = 0   # GR-7: 1 = take the upcard, 0 = pass
 K_DRAW = 1     # GR-8: 1 = take the top discard, 0 = draw from the stock

@@ -3,7 +3,10 @@
 from dataclasses import dataclass
 from typing import ClassVar
 
+import numpy as np
+
 from simcore.games.base import RulesBase, option
+from simcore.games.gin_rummy import layout
 
 
 @dataclass(frozen=True)
@@ -28,3 +31,8 @@ class Rules(RulesBase):
                               help="GR-5: who deals the next hand (a void hand is re-dealt)")
     first_dealer: str = option("random", choices=("random", "0", "1"),
                                help="GR-5: the first dealer, or random from the game's seed")
+
+
+def rules_vector(rules: Rules) -> np.ndarray:
+    """The options as the int64 vector the kernels read (``layout.RULES_VECTOR``)."""
+    return rules.vector(layout.RULES_VECTOR)

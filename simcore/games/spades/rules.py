@@ -51,7 +51,4 @@ class Rules(RulesBase):
 
 def rules_vector(rules: Rules) -> np.ndarray:
     """The options as the int64 vector the kernels read (``layout.RULES_VECTOR``)."""
-    values = {name: getattr(rules, name) for name in layout.RULES_VECTOR}
-    values["blind_nil_timing"] = values["blind_nil_timing"] == "before_bidding"
-    values["first_dealer"] = -1 if rules.first_dealer == "random" else int(rules.first_dealer)
-    return np.array([int(values[name]) for name in layout.RULES_VECTOR], np.int64)
+    return rules.vector(layout.RULES_VECTOR)

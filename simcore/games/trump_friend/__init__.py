@@ -24,7 +24,7 @@ from simcore.games.trump_friend import advice, dd_table, layout, pimc, show, sol
 from simcore.games.trump_friend.engine import games_kernel, hands_kernel, with_play
 from simcore.games.trump_friend.policies import (FORCED_FRIEND, FORCED_TRUMP, FRIEND_POLICIES,
                                                  USER_POLICY, builtin_play)
-from simcore.games.trump_friend.rules import Rules
+from simcore.games.trump_friend.rules import Rules, rules_vector
 
 _hands_kernel = nb.njit(parallel=True, cache=True, nogil=True)(hands_kernel)
 _games_kernel = nb.njit(parallel=True, cache=True, nogil=True)(games_kernel)
@@ -49,10 +49,9 @@ def _blocks(count: int, choice: PolicyChoice) -> int:
 
 
 def _common(rules: Rules, choice: PolicyChoice):
-    first = -1 if rules.first_declarer == "random" else int(rules.first_declarer)
+    """The kernels' rules vector, trump and friend call policies and play policies."""
     return (
-        first,
-        rules.allow_own_card,
+        rules_vector(rules),
         pimc.TRUMP_CALLS[choice.decisions["trump"]],
         pimc.FRIEND_CALLS[choice.decisions["friend"]],
         GAME.policy_ids(choice, USER_POLICY),
@@ -103,12 +102,12 @@ WHAT_IF_DOC = {
 
 
 def _forced(common: tuple, what_if: str, option: int) -> tuple:
-    first, own, trump_policy, friend_policy, ids = common
+    rules, trump_policy, friend_policy, ids = common
     if what_if == "trump":
         trump_policy = FORCED_TRUMP + option
     else:
         friend_policy = FORCED_FRIEND + FRIEND_POLICIES[WHAT_IF["friend"][option]]
-    return first, own, trump_policy, friend_policy, ids
+    return rules, trump_policy, friend_policy, ids
 
 
 def run_hands(seed: int, start: int, count: int, rules: Rules, choice: PolicyChoice,
@@ -150,16 +149,15 @@ def run_games(seed: int, start: int, count: int, rules: Rules, choice: PolicyCho
     finals = np.zeros((count, 5), np.int16)
     blocks = _blocks(count, choice)
     bad = np.zeros((blocks, 3), np.int64)
-    first, *decl = _common(rules, choice)
+    common = _common(rules, choice)
     filter_arrays = dealing.filter_arrays(LAYOUT, deal_filter)
-    limit = (np.int64(rules.losing_line), rules.end_at == "exceed")
 
     def play(rows, offsets, record, log):
         small, wide, seat_values = _row_arrays(rows, True)
         plays, winners = log_arrays(rows, log, 50, 10)
         attempts = np.zeros(rows, np.int64)
         games_kernel(np.uint64(seed), np.int64(start), games, finals, small, wide, seat_values,
-                     offsets, record, first, *limit, *decl, plays, winners, *filter_arrays,
+                     offsets, record, *common, plays, winners, *filter_arrays,
                      attempts, bad)
         _check(bad)
         return small, wide, seat_values, plays, winners, attempts

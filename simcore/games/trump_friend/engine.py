@@ -15,6 +15,10 @@ from simcore.dealing import (SHUFFLE_PAIRED, constrained_deal, deal_runs, first_
 from simcore.rng import policy_key, stream_key
 from simcore.tricks import follow_mask, trick_winner
 from simcore.games.trump_friend.layout import (
+    R_EXCEED,
+    R_FIRST_DECLARER,
+    R_LOSING_LINE,
+    R_OWN_CARD,
     N_SEATS,
     N_TRICKS,
     ONE_POINT,
@@ -323,9 +327,8 @@ def block_scratch():
 
 
 @nb.njit(cache=True, nogil=True)
-def hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules_own,
-                trump_policy, friend_policy, policies, plays, winners, fixed, conds, weights,
-                attempts, bad):
+def hands_block(b, n_blocks, seed, start, small, wide, seat_values, rules, trump_policy,
+                friend_policy, policies, plays, winners, fixed, conds, weights, attempts, bad):
     """Hand rows of block b (``bad[b, 0]`` counts illegal plays; ``bad[b, 2]`` = deal id + 1
     of a deal no attempt could constrain)."""
     st, pst, deck, trick, hands, view, points, delta, order, masks, roles = block_scratch()
@@ -334,7 +337,7 @@ def hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules
     lo, hi = block_range(b, small.shape[0], n_blocks)
     for i in range(lo, hi):
         k = start + i
-        declarer = first_seat(seed, k, first, N_SEATS)  # TF-15
+        declarer = first_seat(seed, k, rules[R_FIRST_DECLARER], N_SEATS)  # TF-15
         st[0] = stream_key(seed, k, 0, 0)
         attempts[i] = 1
         if constrained:
@@ -345,27 +348,28 @@ def hands_block(b, n_blocks, seed, start, small, wide, seat_values, first, rules
                 bad[b, 2] = k + 1
                 break
         if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed, k,
-                               declarer, rules_own, trump_policy, friend_policy, policies, small,
-                               wide, seat_values, i, plays, winners, i, constrained, ctx):
+                               declarer, rules[R_OWN_CARD] != 0, trump_policy, friend_policy,
+                               policies, small, wide, seat_values, i, plays, winners, i,
+                               constrained, ctx):
             bad[b, 0] += 1
 
 
-def hands_kernel(seed, start, small, wide, seat_values, first, rules_own, trump_policy,
-                 friend_policy, policies, plays, winners, fixed, conds, weights, attempts, bad):
+def hands_kernel(seed, start, small, wide, seat_values, rules, trump_policy, friend_policy,
+                 policies, plays, winners, fixed, conds, weights, attempts, bad):
     """Hand rows ``start ..`` of a run, in parallel blocks (one per row of ``bad``)."""
     n_blocks = bad.shape[0]
     for b in nb.prange(n_blocks):
         # np.int64(b): the prange index's type differs between Numba's passes over the loop,
         # and the block would otherwise be compiled twice
-        hands_block(np.int64(b), n_blocks, seed, start, small, wide, seat_values, first, rules_own,
+        hands_block(np.int64(b), n_blocks, seed, start, small, wide, seat_values, rules,
                     trump_policy, friend_policy, policies, plays, winners, fixed, conds, weights,
                     attempts, bad)
 
 
 @nb.njit(cache=True, nogil=True)
 def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_values, offsets,
-                record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
-                policies, plays, winners, fixed, conds, weights, attempts, bad):
+                record, rules, trump_policy, friend_policy, policies, plays, winners, fixed, conds,
+                weights, attempts, bad):
     """The games of block b; see ``games_kernel``."""
     st, pst, deck, trick, hands, view, points, delta, order, masks, roles = block_scratch()
     ctx = search_context(hands)
@@ -374,7 +378,7 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
     lo, hi = block_range(b, games.shape[0], n_blocks)
     for g in range(lo, hi):
         game = start + g
-        declarer = first_seat(seed, game, first, N_SEATS)  # TF-15
+        declarer = first_seat(seed, game, rules[R_FIRST_DECLARER], N_SEATS)  # TF-15
         totals[:] = 0
         hand_no = 0
         while True:
@@ -392,9 +396,9 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
             if record:
                 attempts[row] = tries
             if not play_and_record(st, pst, deck, hands, trick, view, points, delta, seed,
-                                   deal_id, declarer, rules_own, trump_policy, friend_policy,
-                                   policies, small, wide, seat_values, row, plays, winners, row,
-                                   constrained, ctx):
+                                   deal_id, declarer, rules[R_OWN_CARD] != 0, trump_policy,
+                                   friend_policy, policies, small, wide, seat_values, row, plays,
+                                   winners, row, constrained, ctx):
                 bad[b, 0] += 1
                 break
             lowest = 0
@@ -406,7 +410,8 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
             wide[row, W_HAND_NO] = hand_no
             hand_no += 1
             declarer = (declarer + 1) % N_SEATS  # TF-16
-            if lowest < -losing_line or (not exceed and lowest == -losing_line):
+            line = rules[R_LOSING_LINE]
+            if lowest < -line or (not rules[R_EXCEED] and lowest == -line):
                 break  # TF-17
             if hand_no >= 65535:  # hand_no is a u16 column
                 bad[b, 1] += 1
@@ -425,9 +430,9 @@ def games_block(b, n_blocks, seed, start, games, finals, small, wide, seat_value
             grec.winner = -1
 
 
-def games_kernel(seed, start, games, finals, small, wide, seat_values, offsets, record, first,
-                 losing_line, exceed, rules_own, trump_policy, friend_policy, policies, plays,
-                 winners, fixed, conds, weights, attempts, bad):
+def games_kernel(seed, start, games, finals, small, wide, seat_values, offsets, record, rules,
+                 trump_policy, friend_policy, policies, plays, winners, fixed, conds, weights,
+                 attempts, bad):
     """Whole games (TF-14 ... TF-18) in parallel blocks (one per row of ``bad``).
 
     With ``record`` false it only plays the games and fills ``games`` (hands per game, final
@@ -443,8 +448,8 @@ def games_kernel(seed, start, games, finals, small, wide, seat_values, offsets, 
     for b in nb.prange(n_blocks):
         # np.int64(b): see hands_kernel
         games_block(np.int64(b), n_blocks, seed, start, games, finals, small, wide, seat_values,
-                    offsets, record, first, losing_line, exceed, rules_own, trump_policy, friend_policy,
-                    policies, plays, winners, fixed, conds, weights, attempts, bad)
+                    offsets, record, rules, trump_policy, friend_policy, policies, plays, winners,
+                    fixed, conds, weights, attempts, bad)
 
 
 def with_play(play_fn):

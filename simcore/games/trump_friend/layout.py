@@ -31,6 +31,10 @@ N_TRICKS = 10
 NO_TRUMP = 4
 TRUMP_OPTIONS = 5  # clubs, diamonds, hearts, spades, no trump
 
+# The rules as the int64 vector the kernels read (``rules.rules_vector``), one slot per option.
+RULES_VECTOR = ("losing_line", "end_at", "first_declarer", "allow_own_card")
+R_LOSING_LINE, R_EXCEED, R_FIRST_DECLARER, R_OWN_CARD = range(len(RULES_VECTOR))
+
 # Point cards (TF terms): A = 2, K/Q/J = 1, by internal strength within a suit.
 _J, _Q, _K, _A = 7, 8, 9, 10
 ONE_POINT = np.uint64(sum(1 << (13 * s + r) for s in range(4) for r in (_J, _Q, _K)))

@@ -3,7 +3,10 @@
 from dataclasses import dataclass
 from typing import ClassVar
 
+import numpy as np
+
 from simcore.games.base import RulesBase, option
+from simcore.games.trump_friend import layout
 
 
 @dataclass(frozen=True)
@@ -25,3 +28,8 @@ class Rules(RulesBase):
     allow_own_card: bool = option(
         True, help="TF-5.4: the declarer may name a card of their own hand as the friend card"
     )
+
+
+def rules_vector(rules: Rules) -> np.ndarray:
+    """The options as the int64 vector the kernels read (``layout.RULES_VECTOR``)."""
+    return rules.vector(layout.RULES_VECTOR)
