@@ -337,9 +337,13 @@ def _atomic_write(path: Path, write) -> None:
         raise
 
 
-def _write_error(folder: Path, error: OSError) -> SimcoreError:
-    return SimcoreError(f"cannot write to {folder}: {error.strerror or error}; the parts already "
-                        "written are kept (rerun with --resume to finish the run)")
+def _write_error(folder: Path, error: Exception) -> SimcoreError:
+    """The one-line error of a part or manifest that could not be written: an OSError, or the
+    polars error that wraps one (``... underlying IO error: No space left on device``)."""
+    cause = getattr(error, "strerror", None) or str(error)
+    cause = cause.split("IO error: ", 1)[-1]
+    return SimcoreError(f"cannot write to {folder}: {cause}; the parts already written are kept "
+                        "(rerun with --resume to finish the run)")
 
 
 def _part_name(index: int) -> str:
@@ -493,6 +497,6 @@ def _write_and_record(folder, manifest, spec, chunk, frames, bar) -> None:
         write_part(folder, spec, chunk, frames)
         chunk["status"] = "done"
         _write_manifest(folder, manifest)
-    except OSError as e:
+    except (OSError, pl.exceptions.PolarsError) as e:
         raise _write_error(folder, e) from None
     bar.update(chunk["count"])
