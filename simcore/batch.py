@@ -325,11 +325,25 @@ def _write_manifest(folder: Path, manifest: dict[str, Any]) -> None:
 
 def _atomic_write(path: Path, write) -> None:
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(tmp, "wb") as f:
-        write(f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        # a full disk gets its space back at once; the folder keeps whole parts only
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write_error(folder: Path, error: Exception) -> SimcoreError:
+    """The one-line error of a part or manifest that could not be written: an OSError, or the
+    polars error that wraps one (``... underlying IO error: No space left on device``)."""
+    cause = getattr(error, "strerror", None) or str(error)
+    cause = cause.split("IO error: ", 1)[-1]
+    return SimcoreError(f"cannot write to {folder}: {cause}; the parts already written are kept "
+                        "(rerun with --resume to finish the run)")
 
 
 def _part_name(index: int) -> str:
@@ -451,7 +465,10 @@ def _finish_manifest(folder: Path, manifest: dict[str, Any]) -> None:
     manifest["finished"] = all(c["status"] == "done" for c in manifest["chunks"])
     if manifest["finished"] and manifest.get("conditions"):
         manifest["acceptance_rate"] = _acceptance_rate(load(folder, "hands"))
-    _write_manifest(folder, manifest)
+    try:
+        _write_manifest(folder, manifest)
+    except OSError as e:
+        raise _write_error(folder, e) from None
 
 
 def write_part(folder: Path, spec: _Spec, chunk: dict[str, Any], frames: dict[str, pl.DataFrame]) -> int:
@@ -473,8 +490,13 @@ def compute_part(folder: str, identity: dict[str, Any], chunk: dict[str, Any]) -
 
 
 def _write_and_record(folder, manifest, spec, chunk, frames, bar) -> None:
-    """Write a chunk's part, then mark it done in the manifest (the writer thread's job)."""
-    write_part(folder, spec, chunk, frames)
-    chunk["status"] = "done"
-    _write_manifest(folder, manifest)
+    """Write a chunk's part, then mark it done in the manifest (the writer thread's job).  A
+    failing write (full disk, folder gone) is a SimcoreError, raised in the main thread when
+    it collects this part."""
+    try:
+        write_part(folder, spec, chunk, frames)
+        chunk["status"] = "done"
+        _write_manifest(folder, manifest)
+    except (OSError, pl.exceptions.PolarsError) as e:
+        raise _write_error(folder, e) from None
     bar.update(chunk["count"])

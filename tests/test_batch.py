@@ -1,5 +1,6 @@
 """Batch runs: reproducibility, Parquet parts and manifest, resume, and refusing bad input."""
 
+import errno
 import json
 import os
 import signal
@@ -90,6 +91,44 @@ def test_interrupted_run_resumes_to_identical_rows(tmp_path, monkeypatch):
     with pytest.raises(SimcoreError, match="unfinished run"):
         simcore.simulate(GAME, 4000, seed=9, chunk_size=1000, out=out)
     simcore.simulate(GAME, 4000, seed=9, chunk_size=1000, out=out, resume=True)
+    assert simcore.load(out).collect().sort("deal").equals(reference)
+
+
+@pytest.mark.parametrize("failure", ["os", "polars"])
+def test_a_failing_write_is_one_line_and_keeps_the_finished_parts(tmp_path, monkeypatch, capsys,
+                                                                  failure):
+    from simcore import cli
+
+    if failure == "polars" and not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full (Linux) for a real full-disk error")
+    reference = _frame(simcore.simulate(GAME, 4000, seed=9, chunk_size=1000))
+    out = tmp_path / "run"
+    real = batch.write_part
+
+    def disk_full(folder, spec, chunk, frames):
+        if chunk["index"] == 2:
+            def partial(f):
+                f.write(b"PAR1")  # a part cut short by the full disk
+                if failure == "os":
+                    raise OSError(errno.ENOSPC, "No space left on device")
+                with open("/dev/full", "wb") as full:  # polars wraps the OSError in its own
+                    frames["hands"].write_parquet(full)
+            batch._atomic_write(folder / "hands" / batch._part_name(2), partial)
+        return real(folder, spec, chunk, frames)
+
+    monkeypatch.setattr(batch, "write_part", disk_full)
+    args = ["simulate", GAME, "--deals", "4000", "--seed", "9", "--chunk-size", "1000", "--quiet",
+            "--out", str(out)]
+    assert cli.main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "No space left on device" in err and "--resume" in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert not manifest["finished"]
+    assert [c["status"] for c in manifest["chunks"]] == ["done", "done", "pending", "pending"]
+    assert sorted(p.name for p in (out / "hands").iterdir()) == ["part-00000.parquet",
+                                                                  "part-00001.parquet"]
+    monkeypatch.setattr(batch, "write_part", real)
+    assert cli.main(args + ["--resume"]) == 0
     assert simcore.load(out).collect().sort("deal").equals(reference)
 
 
