@@ -3,7 +3,7 @@
 **What-if knock runs** (``simcore simulate gin-rummy --what-if knock``: every deal played once
 per knock option of the non-dealer — ``now`` (at its first chance, deadwood ≤ the knock
 limit), ``at7``, ``at4``, ``at1`` (only at deadwood ≤ 7, 4, 1) and ``gin`` — every other draw
-the same; hands mode).  The dealer keeps the run's own knock policy: ``--policy knock=limit``
+the same; hands mode).  The dealer keeps the run's own knock policy: ``--policy knock=at10``
 (the heuristic knocks at once: a naive opponent), or the expert's own timing (``--policy
 expert``: a competent opponent).
 
@@ -13,7 +13,7 @@ expert``: a competent opponent).
   with waiting for gin (``gin``), paired, by turns played × deadwood; ``gin_knock_wait.csv``
   also holds ``now`` against ``at4`` and ``at1`` where they would not knock at d.
 - **Strategies against strategies** (a folder of what-if runs whose dealers play the options'
-  rules: ``--policy knock=limit|at7|at4|at1|gin_only``): X against Y per hand (roles averaged,
+  rules: ``--policy knock=at10|at7|at4|at1|gin_only``): X against Y per hand (roles averaged,
   paired by deal) and the share of **games** to ``target`` X wins (GR-16), computed exactly
   from the hands measured by the chance of every score (a Markov chain over (X's score, Y's
   score, dealer): the built-in policies ignore the score, so hands are independent given the
@@ -44,7 +44,7 @@ LEVELS = True
 SEVERAL_RUNS = True
 OPTIONS = ("now", "at7", "at4", "at1", "gin")
 THRESHOLD = {"at7": 7, "at4": 4, "at1": 1, "gin": 0}
-DEALER_POLICY = {"limit": "now", "at7": "at7", "at4": "at4", "at1": "at1", "gin_only": "gin"}
+DEALER_POLICY = {"at7": "at7", "at4": "at4", "at1": "at1", "gin_only": "gin"}
 STRATEGY_TEXT = {"now": "knock at once", "at7": "knock at ≤ 7", "at4": "knock at ≤ 4",
                  "at1": "knock at ≤ 1", "gin": "gin only", "expert timing": "the expert's own timing"}
 TURNS = [(1, 6), (7, 10), (11, 14), (15, 18), (19, 999)]
@@ -75,8 +75,8 @@ def dealer_strategy(manifest: dict) -> str:
     """The dealer's knock rule in a what-if run, as an option label (``now`` … ``gin``), or
     ``expert timing`` for the expert's own."""
     knock = manifest["policies"].get("knock", "limit")
-    if knock == "limit" and "expert" in manifest["policies"].get("seats", []):
-        return "expert timing"
+    if knock == "limit":
+        return "expert timing" if "expert" in manifest["policies"].get("seats", []) else "gin"
     limit = int(manifest["rules"].get("knock_limit", 10))
     if knock.startswith("at") and knock[2:].isdigit() and int(knock[2:]) >= limit:
         return "now"

@@ -74,8 +74,8 @@ SIZES = {
 }
 
 # the dealer's knock policy of each Gin what-if run: the rules of the five what-if options
-# (now = limit, at7, at4, at1, gin = gin_only), so gin-knock can put every option against every other
-GIN_DEALER_KNOCKS = ("limit", "at7", "at4", "at1", "gin_only")
+# (now = at10, at7, at4, at1, gin = gin_only), so gin-knock can put every option against every other
+GIN_DEALER_KNOCKS = ("at10", "at7", "at4", "at1", "gin_only")
 EUCHRE_WHATIFS = ("order-up", "order-up-partner", "order-up-right", "order-up-dealer", "alone")
 
 
@@ -153,8 +153,8 @@ BATCHES = [
                                                  f"knock={k}"], needs="what-if") for k in GIN_DEALER_KNOCKS],
     Batch("gin-knock-expert/expert", "gin-rummy", "gin-expert", ["--seed", "1", "--what-if", "knock", "--policy",
                                                         "expert"], needs="what-if", check_deals=2000),
-    Batch("gin-knock-undercut0/limit", "gin-rummy", "gin-whatif", ["--seed", "1", "--what-if", "knock", "--rules",
-                                                          "undercut_bonus=0"], needs="what-if"),
+    Batch("gin-knock-undercut0/at10", "gin-rummy", "gin-whatif", ["--seed", "1", "--what-if", "knock", "--policy",
+                                                         "knock=at10", "--rules", "undercut_bonus=0"], needs="what-if"),
     Batch("gin-rummy-games", "gin-rummy", "gin-games", ["--seed", "1", "--mode", "games"]),
     # Dummy: each table size, heuristic and expert play (the same deals: seed 1)
     *[Batch(f"dummy/players-{n}", "dummy", "dummy", ["--seed", "1", "--rules", f"players={n}"], needs="dummy")
@@ -217,7 +217,7 @@ JOBS = [
     Job("dealing-check", "data/trump-friend-calls/whatif", "results/checks/trump-friend", "dealing", needs="what-if"),
     Job("dealing-check", "data/spades-main", "results/checks/spades", "dealing"),
     Job("dealing-check", "data/euchre-whatif/order-up", "results/checks/euchre", "dealing", needs="what-if"),
-    Job("dealing-check", "data/gin-knock/limit", "results/checks/gin-rummy", "dealing", needs="what-if"),
+    Job("dealing-check", "data/gin-knock/at10", "results/checks/gin-rummy", "dealing", needs="what-if"),
     Job("dealing-check", "data/dummy/players-4", "results/checks/dummy", "dealing", needs="dummy"),
 ]
 

@@ -76,7 +76,7 @@ def runs(tmp_path_factory):
         simcore.simulate("euchre", 600, seed=9, what_if=w, out=root / "euchre" / w)
     made["euchre"] = root / "euchre"
     made["euchre-dd"] = simcore.solve_deals("euchre", 150, seed=9, out=root / "euchre-dd").path
-    for k in ("limit", "gin_only"):
+    for k in ("at10", "gin_only"):
         simcore.simulate("gin-rummy", 400, seed=10, what_if="knock", policy=[f"knock={k}"], out=root / "gin" / k)
     made["gin"] = root / "gin"
     made["gin-games"] = simcore.simulate("gin-rummy", 60, seed=10, mode="games", out=root / "gin-games").path
@@ -396,7 +396,7 @@ def test_gin_knock_now_or_wait_and_games_from_the_hands(runs):
     from analyses.gin_knock import game_win
 
     result = analyze("gin-knock", runs["gin"])
-    rows = hands(runs["gin"] / "limit")
+    rows = hands(runs["gin"] / "at10")
     by = {}
     for r in rows.iter_rows(named=True):
         nd = 1 - r["dealer"]
@@ -572,7 +572,7 @@ CASES = {  # analysis -> the fixture key of its run folder, and the run whose ma
     "spades-nil": ("spades-nil", "spades-nil"),
     "euchre-makers": ("euchre", "euchre/order-up"),
     "euchre-dd-order": ("euchre-dd", "euchre-dd"),
-    "gin-knock": ("gin", "gin/limit"),
+    "gin-knock": ("gin", "gin/at10"),
     "dummy-advantage": ("dummy", "dummy/players-2"),
     "dealing-check": ("spades", "spades"),
 }

@@ -47,8 +47,8 @@ def _dw(hand):
 
 
 @pytest.fixture(scope="module")
-def hands_frame():
-    return run_hands(7, 0, 20000, Rules(), _choice())
+def hands_frame():  # knocking at the limit: knocks, undercuts and gins to check
+    return run_hands(7, 0, 20000, Rules(), _choice("heuristic", "knock=at10"))
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ ignore it; the search policies (:mod:`simcore.games.euchre.pimc`) find their sol
 sampler scratch in it.
 
 Policy ids: 0 heuristic, 1 always, 2 never, 3 random, ``THRESHOLD + T`` = the heuristic's
-hand-strength test with threshold T (names ``min20`` ... ``min100``).
+hand-strength test with threshold T at every seat (names ``min20`` ... ``min100``).
 
 The functions called per decision are ``inline="always"`` (they take the stream array) and
 call only ordinary jitted functions on scalars (see :mod:`draws` for why).
@@ -53,6 +53,9 @@ RANDOM = 3
 THRESHOLD = 1000
 AUTO = -1  # resolved per seat by the game package: random seats bid randomly, others heuristically
 ORDER_UP_THRESHOLD = 55  # see docs/games/euchre.md
+# The dealer's left orders up only at 70: it gives the upcard to the opponents and its order-up
+# lost points on the hands scoring 55 to 69 (the order-up what-if, docs/games/euchre.md).
+FIRST_SEAT_ORDER_UP_THRESHOLD = 70
 NAME_TRUMP_THRESHOLD = 50
 
 _THRESHOLDS = {f"min{t}": THRESHOLD + t for t in range(20, 105, 5)}
@@ -221,7 +224,10 @@ def order_up(policy, seat, dealer, hand, upcard, st, ctx):
         return below(st, 2) == 1
     if policy == ALWAYS or policy == NEVER:
         return policy == ALWAYS
-    return round_one_strength(seat, dealer, hand, upcard) >= _threshold(policy, ORDER_UP_THRESHOLD)
+    threshold = _threshold(policy, ORDER_UP_THRESHOLD)
+    if policy == HEURISTIC and seat == (dealer + 1) % 4:
+        threshold = FIRST_SEAT_ORDER_UP_THRESHOLD
+    return round_one_strength(seat, dealer, hand, upcard) >= threshold
 
 
 @nb.njit(cache=True)

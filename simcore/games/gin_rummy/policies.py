@@ -10,7 +10,7 @@ hand or the stock), ``st`` the policies' random stream (see
 Built-in: ``random`` (every question uniform over its legal answers; a knock is one of two
 answers whenever it is legal) and ``heuristic`` (takes a card only to meld it or for a large
 deadwood gain, discards to minimise deadwood while keeping back cards the opponent visibly
-collects, knocks at the ``knock`` decision's threshold) and ``expert`` (hand reading, defensive
+collects, knocks only with gin, or at the ``knock`` decision's threshold) and ``expert`` (hand reading, defensive
 discards and knock timing: :mod:`simcore.games.gin_rummy.expert`).
 """
 
@@ -29,9 +29,12 @@ from simcore.games.gin_rummy.layout import (K_DISCARD, K_DRAW, K_KNOCK, K_UPCARD
 
 PLAY_POLICIES = {"random": 0, "heuristic": 1, "expert": 2}
 USER_POLICY = -1
-# The ``knock`` decision: the heuristic knocks when its deadwood is at most this
-# (``limit`` = the rules' knock_limit; never above it).
+# The ``knock`` decision: the heuristic knocks when its deadwood is at most this, never above
+# the rules' knock_limit (``limit``: the policy's own timing).
 KNOCK_POLICIES = {"limit": -1, "gin_only": 0} | {f"at{k}": k for k in range(1, 11)}
+# The heuristic's own timing: gin only.  Against itself and against dealers knocking at 7, 4, 1
+# or gin, its net points a hand are highest waiting for gin (the knock what-if, docs/games/gin_rummy.md).
+HEURISTIC_KNOCK_AT = 0
 
 TAKE_GAIN = 8  # the heuristic takes an unmelding card only if deadwood drops by this much
 
@@ -125,9 +128,9 @@ def heuristic_policy(kind, seat, hand, view, st):
     if kind == K_DISCARD:  # never the card just taken, even where the rules allow it
         return best_heuristic_discard(hand, view[V_TAKEN], np.uint64(view[V_OPP_PICKS]))
     at = view[V_KNOCK_AT]
-    if at < 0 or at > view[V_KNOCK_LIMIT]:
-        at = view[V_KNOCK_LIMIT]
-    return 1 if view[V_DEADWOOD] <= at else 0
+    if at < 0:
+        at = HEURISTIC_KNOCK_AT
+    return 1 if view[V_DEADWOOD] <= min(at, view[V_KNOCK_LIMIT]) else 0
 
 
 @nb.njit(cache=True)
