@@ -280,18 +280,18 @@ def test_the_play_out_is_the_heuristic_playing_every_seat():
         assert got == want, (k, hands)
 
 
-# A lone hand that marches open-handed but not as the cards are really played: seat 1 made
-# hearts and holds the right and left bowers, the queen, the ace of spades and the nine of
-# clubs.  Open-handed, the solver keeps its guards right and takes all five tricks; played
-# with what each seat can see, the nine of clubs is a loser in most of the deals consistent
-# with seat 1's cards.
-LONE = ["TS QS KS 9D TD", "JH JD QH AS 9C", "AD KD QD AC KC", "9H TH KH AH TC"]
+# A lone hand that marches open-handed but not as the cards are really played: hearts named in
+# round two (the ace of spades turned down, seat 3 dealing), seat 1 holds the right bower, the
+# ace and ten of hearts and the king and ten of clubs.  Alone, its partner's ace of clubs sits
+# out: open-handed, seat 1 knows it and takes all five tricks; played by what each seat can
+# see, it does not.
+LONE = ["9C 9H QH TS JS", "TC KC TH JH AH", "JC 9D TD JD AD", "AC KD KH QS KS"]
 LONE_DEALER = 3
 
 
 def test_a_lone_hand_that_needs_a_guess_is_declined():
     truth = np.array([internal(h) for h in LONE], np.uint64)
-    v = view(dealer=LONE_DEALER, maker=1, upcard="QC", picked=False)
+    v = view(dealer=LONE_DEALER, maker=1, upcard="AS", picked=False)
     hand = np.uint64(truth[1])
     st = np.array([99], np.uint64)
     # the open-hand value of the true deal: a march alone, so dd (open-handed) goes alone
@@ -306,7 +306,7 @@ def test_a_lone_hand_that_needs_a_guess_is_declined():
     assert alone_tricks == 0  # seats 0+2 take nothing: seat 1 takes all five open-handed
     assert pimc.search_go_alone(pimc.DD, 1, hand, v, st, _ctx(LONE))
     # played out by the heuristic, the same deal does not march
-    played = pimc.play_out(truth.copy(), TRUMP, 1, LONE_DEALER, card("QC"), False, 1, -1,
+    played = pimc.play_out(truth.copy(), TRUMP, 1, LONE_DEALER, card("AS"), False, 1, -1,
                            np.zeros(8, np.int64))
     assert played > 0
     # pimc values the lone hand by play-outs and plays with its partner
