@@ -19,10 +19,9 @@ A hybrid, because exact solves of every world are not affordable early in the ha
 * **rollout** (earlier): each legal card played in the world, then every seat (this one
   included) plays the rest of the hand with the heuristic; the cards of one world are
   compared on the same world (paired).
-* **bid**: each bid (nil, 1 ... 13) scored in every world (``BID_WORLDS`` * W of them) by a
-  heuristic rollout of the whole hand, the seats still to bid bidding like the heuristic in
-  that world and the opponents of a live nil attacking it (:func:`attack_play`);
-  ``--policy nil=never`` takes nil out of the options.  Blind nil and the blind-nil exchange: the heuristic's.
+* **bid**: each bid (nil, 1 ... 13) scored in every world by a heuristic rollout of the whole
+  hand, the seats still to bid bidding like the heuristic in that world; ``--policy nil=never``
+  takes nil out of the options.  Blind nil and the blind-nil exchange: the heuristic's.
 * Bids and passes are not evidence: the worlds use card facts only (own hand, cards played and
   by whom, voids shown, a spade led before spades broke, the cards the seat passed its partner).
 
@@ -60,8 +59,6 @@ BUDGET = 200_000  # nodes per solve before a world falls back to rollouts
 MAX_STATES = 4096  # capacity states of a Spades observation: at most 14**3
 NIL_NEVER = 1  # policies' nil mode "never"
 K_PLAY, K_BID = 1, 2  # decision kinds, folded into each decision's stream
-BID_WORLDS = 5  # a bid draws this many times W worlds: nil against a number is a close call
-# between values far apart, and a bid's rollouts cost little beside the play's searches
 
 PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
 OMNISCIENT = ("dd",)
@@ -212,32 +209,10 @@ def _split(view, side_future, nil_future, tricks):
 
 
 @nb.njit(cache=True)
-def attack_play(seat, hand, legal, view, st):
-    """The heuristic's card, except for an opponent of a live nil still to play to the trick:
-    the card that keeps the trick lowest (the highest that does not beat it, else the lowest
-    that does), leaving the nil bidder to win it.  The heuristic plays its normal game there
-    (it wins the trick when it wants tricks, and the nil bidder ducks under it), which real
-    opponents do not: a nil valued against it is made far more often than it is in play."""
-    n = view[V_NPLAYED]
-    if n > 0 and view[V_BIDS + seat] != 0 and not policies.nil_alive(view, (seat + 2) & 3) \
-            and (legal & (legal - np.uint64(1))) != 0:
-        for o in ((seat + 1) & 3, (seat + 3) & 3):
-            if policies.nil_alive(view, o) and ((o - view[V_LEADER]) & 3) > n:
-                _, best = policies.current_best(view, n)
-                winners = policies.beaters(legal, best)
-                duck = legal & ~winners
-                if duck:
-                    return policies.most_dangerous(duck)
-                return policies.lowest_card(winners)
-    return policies.heuristic_play(seat, hand, legal, view, st)
-
-
-@nb.njit(cache=True)
-def rollout(rv, rh, card, must_break, st, attack=False):
+def rollout(rv, rh, card, must_break, st):
     """Play the hand out from the view ``rv`` over the world ``rh`` (both consumed): the seat
-    to move plays ``card`` (-1: the heuristic's), then every seat the heuristic's card
-    (``attack``: :func:`attack_play`'s), with the engine's rules (SP-7 ... SP-10).  Tricks per
-    seat end in ``rv[V_TRICKS:]``."""
+    to move plays ``card`` (-1: the heuristic's), then every seat the heuristic's card, with
+    the engine's rules (SP-7 ... SP-10).  Tricks per seat end in ``rv[V_TRICKS:]``."""
     leader = rv[V_LEADER]
     i0 = rv[V_NPLAYED]
     broken = rv[V_BROKEN] != 0
@@ -249,12 +224,7 @@ def rollout(rv, rh, card, must_break, st, attack=False):
             s = (leader + i) & 3
             hand = rh[s]
             legal = engine.legal_cards(hand, i, rv[V_TRICK_CARDS] // 13, must_break, broken)
-            if card >= 0:
-                c = card
-            elif attack:
-                c = attack_play(s, hand, legal, rv, st)
-            else:
-                c = policies.heuristic_play(s, hand, legal, rv, st)
+            c = card if card >= 0 else policies.heuristic_play(s, hand, legal, rv, st)
             card = -1
             rh[s] = hand & ~bit(c)
             if i > 0 and c // 13 != rv[V_TRICK_CARDS] // 13:
@@ -383,10 +353,9 @@ def _fresh_play(rv):
 
 @nb.njit(cache=True)
 def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
-    """SP-4, SP-5: the bid (0 = nil, 1 ... 13) with the best total net score over
-    ``BID_WORLDS`` * W worlds, each bid scored in every world by a rollout of the hand (the
-    heuristic at every seat, the opponents of a live nil attacking it: :func:`attack_play`),
-    the later bidders bidding like the heuristic; ties to the lowest bid."""
+    """SP-4, SP-5: the bid (0 = nil, 1 ... 13) with the best total net score, each bid scored
+    in every world by a heuristic rollout of the hand, the later bidders bidding like the
+    heuristic; ties to the lowest bid."""
     omniscient = policy == DD
     unseen = bid_facts(seat, hand, ctx[C_NEED], ctx[C_MASKS])
     if not _prepare(ctx, unseen, omniscient):
@@ -396,7 +365,7 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
     must_break = ctx[C_RULES][R_MUST_BREAK] != 0
     sums[:] = 0
     first = 1 if nil_mode == NIL_NEVER else 0
-    for _ in range(n_worlds(policy) * (1 if omniscient else BID_WORLDS)):
+    for _ in range(n_worlds(policy)):
         _world(ctx, omniscient)
         for b in range(first, 14):
             rv[:] = view
@@ -407,7 +376,7 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
                     rv[V_BIDS + s] = policies.choose_bid(1, 2, s, pub[s], rv, ctx[C_ST])
             _fresh_play(rv)
             rh[:] = pub
-            rollout(rv, rh, -1, must_break, ctx[C_ST], True)
+            rollout(rv, rh, -1, must_break, ctx[C_ST])
             sums[b] += net_score(rv[V_TRICKS:V_TRICKS + N_SEATS], seat, rv, ctx[C_RULES])
     best = first
     for b in range(first, 14):
