@@ -60,7 +60,23 @@ LEVELS = {
     "euchre": {"heuristic": ["heuristic"], "pimc": ["pimc"]},
     "gin-rummy": {"heuristic": ["heuristic"], "expert": ["expert"], "pimc": ["pimc"]},
 }
-LEVEL_ORDER = ("heuristic", "expert", "pimc")
+LEVEL_ORDER = ("heuristic", "expert", "pimc")  # and pimc:W, W worlds a decision (base level pimc)
+
+
+def base_level(level: str) -> str:
+    """``pimc`` for ``pimc:W``, else the level itself."""
+    return level.partition(":")[0]
+
+
+def level_specs(game: str, level: str) -> list[str]:
+    """The policy specs of ``game`` at ``level``; ``pimc:W`` is the ``pimc`` level with W worlds."""
+    specs = LEVELS[game][base_level(level)]
+    return [s.replace("pimc", level) for s in specs] if level != base_level(level) else specs
+
+
+def valid_level(level: str) -> bool:
+    base, sep, worlds = level.partition(":")
+    return base in LEVEL_ORDER and (not sep or base == "pimc" and worlds.isdigit() and int(worlds) > 0)
 DEFAULT_DEALS = {"heuristic": 20_000, "expert": 20_000, "pimc": 100}
 SEARCH_CHUNK = 20  # deals per part of a searching level: the progress bar moves, --keep resumes
 
@@ -241,8 +257,8 @@ def hands(game: str, level: str, deals: int, seed: int, threads, what_if, folder
     """The rows of one run (ordinary when ``what_if`` is None) at a policy level; with
     ``folder`` the run is written there and reused (resumed) when it is already there."""
     out = None if folder is None else folder / f"{game}-{level}-{what_if or 'ordinary'}-seed{seed}-{deals}"
-    search = level == "pimc"
-    run = simcore.simulate(game, deals, seed=seed, policy=LEVELS[game][level], what_if=what_if, out=out,
+    search = base_level(level) == "pimc"
+    run = simcore.simulate(game, deals, seed=seed, policy=level_specs(game, level), what_if=what_if, out=out,
                            threads=threads, resume=out is not None, quiet=quiet or not search,
                            chunk_size=min(deals, SEARCH_CHUNK) if search else None)
     return run.hands().collect()
@@ -280,8 +296,9 @@ def plan(game_names, levels) -> list[tuple[str, str]]:
         if not record.what_if:
             raise SimcoreError(f"{record.name} has no what-if decisions, so no regret to measure; games with "
                                "them: " + ", ".join(LEVELS))
-        pairs += [(record.name, level) for level in levels if level in LEVELS[record.name]]
-    unused = [level for level in levels if all(level not in LEVELS[games.get(g).name] for g in game_names)]
+        pairs += [(record.name, level) for level in levels if base_level(level) in LEVELS[record.name]]
+    unused = [level for level in levels
+              if all(base_level(level) not in LEVELS[games.get(g).name] for g in game_names)]
     if unused:
         raise SimcoreError(f"no game of --games plays the level {', '.join(unused)}; levels: "
                            + "; ".join(f"{g} {', '.join(LEVELS[g])}" for g in LEVELS))
@@ -348,7 +365,7 @@ def deals_per_level(specs: list[str], levels: list[str]) -> dict[str, int]:
             raise SimcoreError(f"--deals {spec}: the number of deals must be a positive whole number")
         for name in ([level] if sep else LEVEL_ORDER):
             out[name] = n
-    return {level: out[level] for level in levels}
+    return {level: out[base_level(level)] for level in levels}
 
 
 def arguments(argv=None) -> argparse.Namespace:
@@ -356,7 +373,8 @@ def arguments(argv=None) -> argparse.Namespace:
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", default=",".join(LEVELS), help="comma-separated (default: %(default)s)")
     parser.add_argument("--policies", default=",".join(LEVEL_ORDER),
-                        help="policy levels, comma-separated (default: %(default)s; expert: Gin Rummy only)")
+                        help="policy levels, comma-separated (default: %(default)s; pimc:W: pimc with W worlds; "
+                             "expert: Gin Rummy only)")
     parser.add_argument("--deals", action="append", default=[], metavar="N | LEVEL=N",
                         help="deals a run, for every level or one (default: "
                              + ", ".join(f"{k}={v}" for k, v in DEFAULT_DEALS.items()) + ")")
@@ -371,7 +389,7 @@ def main(argv=None) -> int:
     args = arguments(argv)
     try:
         levels = _names(args.policies)
-        unknown = [level for level in levels if level not in LEVEL_ORDER]
+        unknown = [level for level in levels if not valid_level(level)]
         if unknown or not levels:
             raise SimcoreError(f"unknown policy level {', '.join(unknown) or '(none)'}; levels: "
                                + ", ".join(LEVEL_ORDER))

@@ -214,3 +214,116 @@ def test_searching_does_not_move_the_other_seats_random_draws():
     first_b = [x[0] if len(x) else None for x in b["plays"]]
     rows = [i for i in range(a.height) if same[i]]
     assert rows and all(first[i] == first_b[i] for i in rows)
+
+
+# ---------------------------------------------------------------- the decisions before the play
+
+
+def _beats(c, best, trump):
+    """A trump-order card beats the trick's best: higher in its suit, or a trump over a non-trump."""
+    return c // 13 == best // 13 and c > best or c // 13 == trump and best // 13 != trump
+
+
+def _oracle_play_out(hands, trump, maker, dealer, up, picked, lone_m, lone_d):
+    """play_out by hand: every seat asks the heuristic for its card, seat by seat, trick by trick."""
+    from simcore.games.euchre import policies
+    from simcore.games.euchre.engine import first_leader
+
+    hands = [int(h) for h in hands]
+    out = {lone ^ 2 for lone in (lone_m, lone_d) if lone >= 0}
+    seats_in = [s for s in range(4) if s not in out]
+    active = sum(1 << s for s in seats_in)
+    kitty = 1 << up if up >= 0 and not picked else 0
+    leader, played, side0 = int(first_leader(dealer, lone_m, lone_d)), 0, 0
+    for _ in range(5):
+        order = [(leader + i) % 4 for i in range(4) if (leader + i) % 4 in seats_in]
+        cards = []
+        for i, s in enumerate(order):
+            same = hands[s] & (0x1FFF << 13 * (cards[0] // 13)) if cards else 0
+            legal = same or hands[s]
+            pad = cards + [0] * (4 - len(cards))
+            seats = order[:len(cards)] + [0] * (4 - len(cards))
+            c = int(policies.heuristic_card(s, np.uint64(hands[s]), np.uint64(legal), trump, maker,
+                                            i, np.uint64(played), np.uint64(kitty), active, *pad,
+                                            *seats))
+            assert legal >> c & 1
+            hands[s] &= ~(1 << c)
+            played |= 1 << c
+            cards.append(c)
+        best = 0
+        for i in range(1, len(cards)):
+            if _beats(cards[i], cards[best], trump):
+                best = i
+        leader = order[best]
+        side0 += leader % 2 == 0
+    return side0
+
+
+def test_the_play_out_is_the_heuristic_playing_every_seat():
+    """pimc's play-out of a world (the value of a decision before the play) is the hand the
+    heuristic plays at every seat, lone hands included; against a slow replay on random deals."""
+    rng = np.random.default_rng(7)
+    scratch = np.zeros(8, np.int64)
+    for k in range(60):
+        trump = int(rng.integers(4))
+        deck_cards = [c for c in range(64) if int(deck.to_trump(deck.BASE_DECK, trump)) >> c & 1]
+        rng.shuffle(deck_cards)
+        hands = [sum(1 << c for c in deck_cards[5 * s:5 * s + 5]) for s in range(4)]
+        up = deck_cards[20]
+        maker, dealer = int(rng.integers(4)), int(rng.integers(4))
+        lone_m = maker if k % 3 == 1 else -1
+        lone_d = (maker + 1) % 4 if k % 5 == 2 else -1
+        picked = bool(k % 2)
+        want = _oracle_play_out(hands, trump, maker, dealer, up, picked, lone_m, lone_d)
+        got = pimc.play_out(np.array(hands, np.uint64), trump, maker, dealer, up, picked, lone_m,
+                            lone_d, scratch)
+        assert got == want, (k, hands)
+
+
+# A lone hand that marches open-handed but not as the cards are really played: hearts named in
+# round two (the ace of spades turned down, seat 3 dealing), seat 1 holds the right bower, the
+# ace and ten of hearts and the king and ten of clubs.  Alone, its partner's ace of clubs sits
+# out: open-handed, seat 1 knows it and takes all five tricks; played by what each seat can
+# see, it does not.
+LONE = ["9C 9H QH TS JS", "TC KC TH JH AH", "JC 9D TD JD AD", "AC KD KH QS KS"]
+LONE_DEALER = 3
+
+
+def test_a_lone_hand_that_needs_a_guess_is_declined():
+    truth = np.array([internal(h) for h in LONE], np.uint64)
+    v = view(dealer=LONE_DEALER, maker=1, upcard="AS", picked=False)
+    hand = np.uint64(truth[1])
+    st = np.array([99], np.uint64)
+    # the open-hand value of the true deal: a march alone, so dd (open-handed) goes alone
+    tab = solver.new_tables(1)
+    from simcore.solver import table_of
+    from simcore.games.euchre.engine import first_leader
+
+    pub = np.array([deck.base_to_public(deck.from_trump(h, TRUMP)) for h in truth], np.uint64)
+    pub[3] = 0
+    alone_tricks = solver.solve_value(pub, first_leader(LONE_DEALER, 1, -1),
+                                      np.zeros(1, np.int64), 0, TRUMP, 1, table_of(tab, 0))
+    assert alone_tricks == 0  # seats 0+2 take nothing: seat 1 takes all five open-handed
+    assert pimc.search_go_alone(pimc.DD, 1, hand, v, st, _ctx(LONE))
+    # played out by the heuristic, the same deal does not march
+    played = pimc.play_out(truth.copy(), TRUMP, 1, LONE_DEALER, card("AS"), False, 1, -1,
+                           np.zeros(8, np.int64))
+    assert played > 0
+    # pimc values the lone hand by play-outs and plays with its partner
+    assert not pimc.search_go_alone(pimc.PIMC + 16, 1, hand, v, st, _ctx(LONE))
+    assert st[0] == 99
+
+
+@pytest.mark.parametrize("policy", [pimc.PIMC + 6, pimc.PIMC + 1])
+def test_the_same_information_gives_the_same_call_whatever_the_hidden_cards(policy):
+    """The decisions before the play, like the cards: the same seat information (its hand, the
+    table) with different hidden cards gives the same answer."""
+    base_hand = np.uint64(deck.public_to_base(parse_hand("AS KS QC TD 9D")))
+    st = np.array([777], np.uint64)
+    names = [pimc.search_name_trump(policy, 1, 0, base_hand, 2, False, st, _ctx(t)) for t in TRUTHS]
+    assert names[0] == names[1]
+    hand = np.uint64(internal("AS KS QC TD 9D"))
+    alone = [pimc.search_go_alone(policy, 1, hand, view(maker=1, picked=True), st, _ctx(t))
+             for t in TRUTHS]
+    assert alone[0] == alone[1]
+    assert st[0] == 777

@@ -96,6 +96,8 @@ def test_the_markdown_has_one_table_per_game_and_level(table):
     (["--games", "dummy"], "dummy has no what-if decisions"),
     (["--games", "poker"], "unknown game"),
     (["--policies", "wizard"], "unknown policy level wizard"),
+    (["--policies", "pimc:0"], "unknown policy level pimc:0"),
+    (["--policies", "heuristic:4"], "unknown policy level heuristic:4"),
     (["--games", "spades", "--policies", "expert"], "no game of --games plays the level expert"),
     (["--deals", "0"], "positive whole number"),
     (["--deals", "oracle=5"], "unknown level 'oracle'"),
@@ -109,3 +111,11 @@ def test_bad_input_is_one_line_and_status_2(args, message, capsys):
         status = exit.code
     err = capsys.readouterr().err
     assert status == 2 and message in err and err.count("\n") == 1
+
+
+def test_a_pimc_level_with_its_worlds():
+    assert regret.valid_level("pimc:8") and regret.valid_level("pimc")
+    assert regret.level_specs("euchre", "pimc:8") == ["pimc:8"]
+    assert regret.level_specs("trump-friend", "pimc:8") == ["pimc:8", "trump=pimc:8", "friend=pimc:8"]
+    assert regret.level_specs("spades", "pimc") == ["pimc"]
+    assert regret.deals_per_level(["pimc=300"], ["heuristic", "pimc:8"]) == {"heuristic": 20_000, "pimc:8": 300}

@@ -1,30 +1,38 @@
-"""Euchre search policies: ``pimc`` (sampled worlds solved open-handed) and ``dd`` (omniscient).
+"""Euchre search policies: ``pimc`` (sampled worlds) and ``dd`` (omniscient).
 
-``pimc:W``, for every decision of its seat: deal the cards the seat cannot see W times,
-uniformly among the deals consistent with what it has seen (:mod:`simcore.sampling`; the facts
-are :func:`play_facts` and :func:`bid_facts`), solve each world open-handed
-(:mod:`simcore.games.euchre.solver`) and take the option with the best total over the worlds,
-ties to the lowest card id (lowest suit for a trump call; the cheaper option for the yes/no
-decisions, see each function).  The score of a world is the hand's points for the seat's side
-net of the other side's (EU-16 ... EU-19), a monotone function of the makers' tricks, so the
-open-hand trick value gives it exactly.
+``pimc:W``, for every decision of its seat: deal the cards the seat cannot see W times
+(``BID_WORLDS`` * W for the decisions before the play), uniformly among the deals consistent
+with what it has seen (:mod:`simcore.sampling`; the facts are :func:`play_facts` and
+:func:`bid_facts`), value each option in each world and take the option with the best total
+over the worlds, ties to the lowest card id (lowest suit for a trump call; the cheaper option
+for the yes/no decisions, see each function).  The score of a world is the hand's points for
+the seat's side net of the other side's (EU-16 ... EU-19), a monotone function of the makers'
+tricks.
+
+* **cards**: each legal card's open-hand value in each world (:mod:`simcore.games.euchre.solver`).
+* **the decisions before the play** (order up, name trump, pick up, discard, alone, defend
+  alone): each option's hand played out in each world by the heuristic at every seat
+  (:func:`play_out`: imperfect-information play, each seat seeing only its own cards and the
+  table), not solved open-handed: open-hand play guesses every card right, which overvalues
+  lone hands and bold calls (strategy fusion).
 
 Decisions (the approximations, also in docs/search_policies.md):
 
 * order up (round one) / name trump (round two): the worlds' mean net points with that trump,
   this seat the maker, nobody alone, against passing: in each world the seats after it (and
   its own later turn) bid like the heuristic (:func:`_after_pass`; round two assumes the
-  turned-down suit is banned and nobody is stuck), and the contract they make is solved, or
-  scores 0 if thrown in.  A dealer ordering itself chooses its best discard over the same
-  worlds; another seat's dealer picks up and discards the card best for its side in each world
-  (open-handed).  A stuck dealer names its best suit.
+  turned-down suit is banned and nobody is stuck), and the contract they make is played out,
+  or scores 0 if thrown in.  The dealer always picks up and discards like the heuristic; a
+  dealer ordering itself chooses its best discard over the same worlds.  A stuck dealer names
+  its best suit.
 * pick up / discard (the dealer): the mean net points of each discard, and of leaving the card.
-* alone / defend alone: the mean net points alone against with the partner; never when a
-  player of the other side is already alone (the solver plays at most one lone hand).
+* alone / defend alone: the mean net points alone against with the partner, a lone player of
+  the other side already declared playing in both.
 * Bids and passes are not evidence: the worlds use card facts only.
 
-``dd`` makes every one of these choices on the true deal (one world: every hand seen); it is
-labelled omniscient in the manifest and ``describe``.
+``dd`` makes every one of these choices on the true deal (one world: every hand seen) by its
+open-hand value (the dealer's discard the best for its side; never a second lone hand, which
+the solver does not play); it is labelled omniscient in the manifest and ``describe``.
 
 Randomness: each decision seeds its own stream from the deal's stream state, the seat and the
 decision (:func:`_seed`) without advancing the deal's stream, so the other seats' draws are
@@ -47,11 +55,13 @@ from simcore.games.euchre.layout import (HAND_SIZE, N_SEATS, V_ACTIVE, V_ALONE_D
                                          V_PICKED_UP, V_PLAYED, V_PLAYED_BY, V_TRICK_CARDS,
                                          V_TRICKS, V_TRUMP, V_UPCARD, V_VOIDS)
 from simcore.games.euchre.scoring import hand_points
+from simcore.tricks import follow_mask, trick_winner
 from simcore.games.searching import (DD, MAX_WORLDS, PIMC, PlayPolicies, best_card,  # noqa: F401
                                      check_choice, decision_stream, is_search, n_worlds, new_table,
                                      played_by, search_hook, search_kernels)
 
 DEFAULT_WORLDS = 32
+BID_WORLDS = 4  # the decisions before the play draw this many times W worlds (bid_worlds)
 KITTY = N_SEATS  # holder 4: the kitty (3 cards and the upcard, or the dealer's discard)
 HOLDERS = N_SEATS + 1
 MAX_STATES = 8192  # capacity states of a Euchre observation: at most 6**4 * 5
@@ -70,8 +80,9 @@ PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
 OMNISCIENT = ("dd",)
 NOTES = (
     f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a whole searching player: its seat "
-    "plays and makes every decision (order_up, name_trump, pickup, discard, alone, "
-    "defend_alone) by solving W deals of the unseen cards open-handed; DECISION=NAME policies "
+    "plays each card by solving W deals of the unseen cards open-handed, and makes every "
+    "decision before the play (order_up, name_trump, pickup, discard, alone, defend_alone) by "
+    f"playing {BID_WORLDS}W deals out with the heuristic at every seat; DECISION=NAME policies "
     "apply only to the seats without a searching policy",
     "dd: omniscient (sees every hand): plays and decides by the open-hand solution of the true "
     "deal; labelled omniscient in the manifest",
@@ -301,15 +312,101 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     return best_card(legal, sums)
 
 
+# ---------------------------------------------------------------- play-outs (the decisions before the play)
+# An open-hand solve of a world plays every card as if all hands were seen, so a lone hand or
+# a bold call is valued as if every guess in its play came right (strategy fusion): open-hand
+# values made pimc go alone on one hand in six and march on barely a third of them.  The
+# decisions before the play are therefore valued by playing each world out with the
+# heuristic at every seat: imperfect-information play, each seat seeing only its own cards and
+# the table.  ``dd`` keeps the open-hand values of the true deal (it is the omniscient yardstick).
+
+
+@nb.njit(cache=True)
+def play_out(hands, trump, maker, dealer, up, picked_up, lone_m, lone_d, cards):
+    """Tricks of seats 0+2 when every seat plays the heuristic (``policies.heuristic_card``,
+    what each seat sees only) from the first lead to the end.  ``hands``: the four hands in
+    trump order (consumed); ``up``: the upcard in trump order (-1: unknown), lying in the kitty
+    unless ``picked_up``; ``lone_m``/``lone_d``: the lone players (-1: none); ``cards``: int64
+    scratch of 8 (the trick's cards, then its seats)."""
+    active = 15
+    if lone_m >= 0:
+        active &= ~(1 << (lone_m ^ 2))
+    if lone_d >= 0:
+        active &= ~(1 << (lone_d ^ 2))
+    n_active = 4 - (lone_m >= 0) - (lone_d >= 0)
+    in_kitty = bit(up) if up >= 0 and not picked_up else np.uint64(0)
+    leader = engine.first_leader(dealer, lone_m, lone_d)
+    played = np.uint64(0)
+    side0 = 0
+    for _ in range(HAND_SIZE):
+        seat = leader
+        led = 0
+        for i in range(n_active):
+            hand = hands[seat]
+            legal = hand if i == 0 else follow_mask(hand, led)
+            c = policies.heuristic_card(seat, hand, legal, trump, maker, i, played, in_kitty,
+                                        active, cards[0], cards[1], cards[2], cards[3],
+                                        cards[4], cards[5], cards[6], cards[7])
+            if i == 0:
+                led = c // 13
+            hands[seat] = hand & ~bit(c)
+            played |= bit(c)
+            cards[i] = c
+            cards[4 + i] = seat
+            seat = engine.next_active(seat, active)
+        leader = cards[4 + trick_winner(cards, n_active, trump)]
+        side0 += 1 - (leader & 1)
+    return side0
+
+
+@nb.njit(cache=True)
+def _hands_in(pub, trump, rh):
+    """The world ``pub`` (public ids) as trump-order hands in ``rh``."""
+    for s in range(N_SEATS):
+        rh[s] = to_trump(public_to_base(pub[s]), trump)
+
+
+@nb.njit(cache=True)
+def _ordered_value(pub, rh, cards, dealer, upcard, maker, tab, omniscient):
+    """Tricks of seats 0+2 once ``maker`` has ordered up the upcard (base id) in world ``pub``,
+    nobody alone: the dealer picks it up and discards like the heuristic, then the play-out
+    (``dd``: the open-hand value, the dealer's discard the best for its side)."""
+    trump = upcard // 13
+    if omniscient:
+        return solver._table_entry(pub, dealer, upcard + 7, trump, -1, tab)
+    _hands_in(pub, trump, rh)
+    up = card_to_trump(upcard, trump)
+    six = rh[dealer] | bit(up)
+    rh[dealer] = six & ~bit(policies.best_discard(six, up, trump))
+    return play_out(rh, trump, maker, dealer, up, True, -1, -1, cards)
+
+
+@nb.njit(cache=True)
+def _named_value(pub, rh, cards, dealer, trump, maker, tab, omniscient):
+    """Tricks of seats 0+2 with ``trump`` named in round two by ``maker``, nobody alone."""
+    if omniscient:
+        return solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
+    _hands_in(pub, trump, rh)
+    return play_out(rh, trump, maker, dealer, -1, False, -1, -1, cards)
+
+
+@nb.njit(cache=True)
+def bid_worlds(policy):
+    """Worlds of a decision before the play: ``BID_WORLDS`` times the card play's (play-outs
+    cost a fraction of a solve, and a call compares options far apart in value)."""
+    return n_worlds(policy) * (1 if policy == DD else BID_WORLDS)
+
+
 # ---------------------------------------------------------------- bidding
 
 
 @nb.njit(cache=True)
-def _after_pass(pub, seat, dealer, upcard, banned, round_one, tab, ordered):
+def _after_pass(pub, seat, dealer, upcard, banned, round_one, tab, ordered, rh, cards,
+                omniscient):
     """Net points for ``seat`` in world ``pub`` if it passes now and the bidding goes on as
     the heuristic bids (every seat, its own later turn included); 0 if thrown in.
-    ``ordered``: the solved value of the upcard ordered up in this world (-1: not solved
-    yet), which does not depend on who orders it."""
+    ``ordered``: the value of the upcard ordered up in this world by ``seat`` (-1: not valued
+    yet); the open-hand value (``dd``) does not depend on who orders it."""
     turn = (seat - dealer - 1) % 4 + 1  # seat = (dealer + turn) % 4, turn 1 .. 4
     first2 = turn + 1
     if round_one:
@@ -317,15 +414,17 @@ def _after_pass(pub, seat, dealer, upcard, banned, round_one, tab, ordered):
             s = (dealer + i) % 4
             if policies.round_one_strength(s, dealer, public_to_base(pub[s]), upcard) >= \
                     policies.ORDER_UP_THRESHOLD:
-                v = ordered if ordered >= 0 else solver._table_entry(
-                    pub, dealer, upcard + 7, upcard // 13, -1, tab)
+                if omniscient and ordered >= 0:
+                    v = ordered
+                else:
+                    v = _ordered_value(pub, rh, cards, dealer, upcard, s, tab, omniscient)
                 return net_points(v, seat, s, -1, -1)
         first2 = 1
     for i in range(first2, 5):
         s = (dealer + i) % 4
         suit, score = policies.best_suit(public_to_base(pub[s]), banned)
         if score >= policies.NAME_TRUMP_THRESHOLD:
-            v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, suit, -1, tab)
+            v = _named_value(pub, rh, cards, dealer, suit, s, tab, omniscient)
             return net_points(v, seat, s, -1, -1)
     return 0
 
@@ -338,29 +437,37 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
     if not _prepare(ctx, unseen, omniscient):
         return policies.order_up(policies.HEURISTIC, seat, dealer, hand, upcard, st, ctx)
     _seed(ctx, st, seat, K_ORDER, 0)
-    tab, pub, sums = ctx[0], ctx[4], ctx[5]
+    tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
+    rh = np.zeros(N_SEATS, np.uint64)
     trump = upcard // 13
-    up_public = upcard + 7
+    up = card_to_trump(upcard, trump)
     six = hand | bit(upcard)
     n_opts = popcount(hand) if seat == dealer else 1
     span = net_span(seat, seat, -1, -1)
     sums[:] = 0
-    worlds = n_worlds(policy)
+    worlds = bid_worlds(policy)
     for w in range(worlds):
         _world(ctx, omniscient, -1, 15)
         if seat != dealer:
-            v = solver._table_entry(pub, dealer, up_public, trump, -1, tab)
+            v = _ordered_value(pub, rh, cards, dealer, upcard, seat, tab, omniscient)
             sums[0] += net_points(v, seat, seat, -1, -1)
-            sums[PASS] += _after_pass(pub, seat, dealer, upcard, trump, True, tab, v)
+            sums[PASS] += _after_pass(pub, seat, dealer, upcard, trump, True, tab, v, rh, cards,
+                                      omniscient)
         else:  # (no seat bids after the dealer in round one)
-            sums[PASS] += _after_pass(pub, seat, dealer, upcard, trump, True, tab, -1)
+            sums[PASS] += _after_pass(pub, seat, dealer, upcard, trump, True, tab, -1, rh, cards,
+                                      omniscient)
             m = hand  # the dealer itself: each discard of the six (never the upcard)
             j = 0
             while m:
                 c = lowest_bit(m)
                 m &= m - np.uint64(1)
-                pub[dealer] = base_to_public(six & ~bit(c))
-                v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
+                if omniscient:
+                    pub[dealer] = base_to_public(six & ~bit(c))
+                    v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
+                else:
+                    _hands_in(pub, trump, rh)
+                    rh[dealer] = to_trump(six & ~bit(c), trump)
+                    v = play_out(rh, trump, seat, dealer, up, True, -1, -1, cards)
                 sums[j] += net_points(v, seat, seat, -1, -1)
                 j += 1
         if comparison_settled(_max_of(sums, n_opts), sums[PASS], span * (worlds - 1 - w), True):
@@ -387,15 +494,17 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     if not _prepare(ctx, unseen, omniscient):
         return policies.name_trump(policies.HEURISTIC, seat, dealer, hand, banned, stuck, st, ctx)
     _seed(ctx, st, seat, K_NAME, 0)
-    tab, pub, sums = ctx[0], ctx[4], ctx[5]
+    tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
+    rh = np.zeros(N_SEATS, np.uint64)
     sums[:] = 0
-    for _ in range(n_worlds(policy)):
+    for _ in range(bid_worlds(policy)):
         _world(ctx, omniscient, -1, 15)
         if not stuck:
-            sums[PASS] += _after_pass(pub, seat, dealer, 0, banned, False, tab, -1)
+            sums[PASS] += _after_pass(pub, seat, dealer, 0, banned, False, tab, -1, rh, cards,
+                                      omniscient)
         for t in range(4):
             if t != banned:
-                v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, t, -1, tab)
+                v = _named_value(pub, rh, cards, dealer, t, seat, tab, omniscient)
                 sums[t] += net_points(v, seat, seat, -1, -1)
     best = -1
     for t in range(4):
@@ -416,27 +525,38 @@ def _dealer_sums(policy, hand, upcard, trump, st, view, ctx, for_discard):
     if not _prepare(ctx, unseen, omniscient):
         return False
     _seed(ctx, st, dealer, K_DEALER, 0)
-    tab, pub, sums = ctx[0], ctx[4], ctx[5]
+    tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
+    rh = np.zeros(N_SEATS, np.uint64)
     maker = view[V_MAKER]
     leader = (dealer + 1) % 4
     six = hand | bit(upcard)
     n = popcount(hand)
     span = net_span(dealer, maker, -1, -1)
     sums[:] = 0
-    worlds = n_worlds(policy)
+    worlds = bid_worlds(policy)
     for w in range(worlds):
         _world(ctx, omniscient, trump, 15)
         if not for_discard:  # leaving the card: only the pick-up question asks
-            pub[dealer] = _public(hand, trump)
-            v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, -1, tab)
+            if omniscient:
+                pub[dealer] = _public(hand, trump)
+                v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, -1, tab)
+            else:
+                _hands_in(pub, trump, rh)
+                rh[dealer] = hand
+                v = play_out(rh, trump, maker, dealer, upcard, False, -1, -1, cards)
             sums[0] += net_points(v, dealer, maker, -1, -1)
         m = hand
         j = 1
         while m:
             c = lowest_bit(m)
             m &= m - np.uint64(1)
-            pub[dealer] = _public(six & ~bit(c), trump)
-            v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, -1, tab)
+            if omniscient:
+                pub[dealer] = _public(six & ~bit(c), trump)
+                v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, -1, tab)
+            else:
+                _hands_in(pub, trump, rh)
+                rh[dealer] = six & ~bit(c)
+                v = play_out(rh, trump, maker, dealer, upcard, True, -1, -1, cards)
             sums[j] += net_points(v, dealer, maker, -1, -1)
             j += 1
         margin = span * (worlds - 1 - w)
@@ -470,35 +590,47 @@ def search_discard(policy, six, upcard, trump, st, view, ctx):
 
 @nb.njit(cache=True)
 def search_go_alone(policy, seat, hand, view, st, ctx):
-    """EU-12: alone iff its mean net points beat playing with the partner."""
+    """EU-12: alone iff its mean net points beat playing with the partner (a lone player of
+    the other side, already declared, plays in both)."""
     maker = view[V_MAKER]
     makers_side = (seat - maker) % 2 == 0
     other = view[V_ALONE_DEFENDER] if makers_side else view[V_ALONE_MAKER]
-    if other >= 0:
-        return False  # the solver plays one lone hand at most
     omniscient = policy == DD
+    if other >= 0 and omniscient:
+        return False  # the solver plays one lone hand at most
     dealer = view[V_DEALER]
     discard = ctx[9][0] if seat == dealer and view[V_PICKED_UP] else -1
     unseen = play_facts(seat, hand, view, False, discard, ctx[2], ctx[3])
     if not _prepare(ctx, unseen, omniscient):
         return False
     _seed(ctx, st, seat, K_ALONE, 0)
-    tab, pub, sums = ctx[0], ctx[4], ctx[5]
+    tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
+    rh = np.zeros(N_SEATS, np.uint64)
     trump = view[V_TRUMP]
-    lone_m = seat if makers_side else -1
-    lone_d = -1 if makers_side else seat
+    up, picked = view[V_UPCARD], view[V_PICKED_UP] != 0
+    base_m, base_d = view[V_ALONE_MAKER], view[V_ALONE_DEFENDER]  # (-1 on this seat's side)
+    lone_m = seat if makers_side else base_m
+    lone_d = base_d if makers_side else seat
     leader = engine.first_leader(dealer, lone_m, lone_d)
-    lo, hi = net_bounds(seat, maker, -1, -1)
+    lo, hi = net_bounds(seat, maker, base_m, base_d)
     lo_alone, hi_alone = net_bounds(seat, maker, lone_m, lone_d)
     span = max(hi, hi_alone) - min(lo, lo_alone)  # both options' values lie within
     sums[:] = 0
-    worlds = n_worlds(policy)
+    worlds = bid_worlds(policy)
     for w in range(worlds):
         _world(ctx, omniscient, trump, 15)
-        v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
-        sums[0] += net_points(v, seat, maker, -1, -1)
-        pub[seat ^ 2] = 0
-        v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, seat, tab)
+        if omniscient:
+            v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
+        else:
+            _hands_in(pub, trump, rh)
+            v = play_out(rh, trump, maker, dealer, up, picked, base_m, base_d, cards)
+        sums[0] += net_points(v, seat, maker, base_m, base_d)
+        if omniscient:
+            pub[seat ^ 2] = 0
+            v = solver.solve_value(pub, leader, NO_TRICK, 0, trump, seat, tab)
+        else:
+            _hands_in(pub, trump, rh)
+            v = play_out(rh, trump, maker, dealer, up, picked, lone_m, lone_d, cards)
         sums[1] += net_points(v, seat, maker, lone_m, lone_d)
         if comparison_settled(sums[1], sums[0], span * (worlds - 1 - w), True):
             break
