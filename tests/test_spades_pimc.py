@@ -314,6 +314,21 @@ def test_reproducible_for_any_threads_and_chunks():
     assert one.equals(two)
 
 
+def rows_digest(game, policy):
+    """A digest of 12 hands' rows (plays logged) with ``policy`` at seats 0 and 3."""
+    import hashlib
+
+    df = simcore.simulate(game, 12, seed=7, policy=[f"0={policy}", f"3={policy}"],
+                          log_plays=True, threads=1).hands().collect()
+    return hashlib.sha256(repr(df.rows()).encode()).hexdigest()[:16]
+
+
+def test_pimc_uniform_gives_the_uniform_samplers_rows():
+    """The digest of these rows under the uniform sampler (pimc drawing every world
+    uniformly, bids not read): pimc-uniform plays exactly as it."""
+    assert rows_digest("spades", "pimc-uniform:3") == "3b035d9cb0618ab1"
+
+
 def test_a_searching_seat_makes_its_own_bids():
     df = run(["0=pimc:3", "nil=always", "blind_nil=never"], count=16).hands().collect()
     assert (df["bid1"] == 0).all() and (df["bid2"] == 0).all() and (df["bid3"] == 0).all()
