@@ -25,7 +25,7 @@ from simcore.errors import SimcoreError
 
 DD = 5000
 PIMC = 10000
-INFER = 30000
+INFER = 1_000_000_000  # above PIMC + every W, Trump Friend's calls over 10 W worlds included
 MAX_WORLDS = 10000
 
 _PIMC_NAME = re.compile(r"pimc(-uniform)?:(\d+)")
