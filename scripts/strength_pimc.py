@@ -3,6 +3,7 @@
     .venv/bin/python scripts/strength_pimc.py                                  # pimc and dd, defaults
     .venv/bin/python scripts/strength_pimc.py --policies pimc:8 pimc --deals 2000 --games 300
     .venv/bin/python scripts/strength_pimc.py --policies pimc:8 pimc pimc:32 dd --deals 0 --games 0 --speed 400
+    .venv/bin/python scripts/strength_pimc.py --policies pimc:8 --base pimc-uniform:8 --deals 1000 --games 0 --speed 200
 
 Duplicate: with one seed every run deals the same cards (deal k from the stream (seed, k); in
 games mode game g's hand h from (seed, g, h + 1)).  For a policy P and a partnership (seats 0+2,
@@ -15,6 +16,11 @@ the heuristic, paired game by game (t 95%).  Speed: hands (games) per second of 
 threads, start-up excluded (the kernels are compiled or loaded before the clock starts).
 ``--speed N``: N hands on one thread with the policy in seat 0 only (heuristic elsewhere), and
 the same hands all heuristic: hands/s and the search's milliseconds per hand.
+
+``--base POLICY`` (e.g. ``pimc-uniform:8``): the paired run is "POLICY at the same seats,
+heuristic at the others" instead of "heuristic everywhere", so a row is P's gain over POLICY
+in the same seats; ``--speed`` then reports the user+system CPU seconds of the search per
+hand (seat 0 only, one thread) of each policy and of POLICY, and their ratio.
 """
 
 from __future__ import annotations
@@ -58,11 +64,13 @@ def interval(values: np.ndarray) -> str:
     return f"{values.mean():+.3f} [{float(lo):+.3f}, {float(hi):+.3f}]"
 
 
-def hands_row(policy, deals, seed, threads, base):
+def hands_row(policy, deals, seed, threads, base, base_policy=None):
     diffs = np.zeros(deals)
     rates = []
     for seats in SEATINGS:
         frame, seconds = timed(specs(policy, seats), deals, seed, "hands", threads)
+        if base_policy:
+            base, _ = timed(specs(base_policy, seats), deals, seed, "hands", threads)
         side = seats[0]
         diffs += (net(frame, side) - net(base, side)) / len(SEATINGS)
         rates.append(deals / seconds)
@@ -70,11 +78,13 @@ def hands_row(policy, deals, seed, threads, base):
             f"{np.mean(rates):,.1f} |")
 
 
-def games_row(policy, games, seed, threads, base):
+def games_row(policy, games, seed, threads, base, base_policy=None):
     won, won_base = [], []
     rates = []
     for seats in SEATINGS:
         frame, seconds = timed(specs(policy, seats), games, seed, "games", threads)
+        if base_policy:
+            base, _ = timed(specs(base_policy, seats), games, seed, "games", threads)
         side = seats[0]
         won.append((frame["winner"].to_numpy() == side).astype(float))
         won_base.append((base["winner"].to_numpy() == side).astype(float))
@@ -94,32 +104,67 @@ def speed_row(policy, hands, seed):
             f"{1000 * (seconds - base) / hands:.2f} |")
 
 
+def cpu_seconds(policy, hands, seed):
+    """User+system CPU seconds of a one-thread run with ``policy`` in seat 0."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    timed(specs(policy, (0,)), hands, seed, "hands", 1)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cpu_rows(policies, base_policy, hands, seed):
+    """CPU milliseconds of the search per hand (less the all-heuristic run's) of ``base_policy``
+    and each policy, and each policy's ratio to the base's."""
+    heuristic = cpu_seconds("heuristic", hands, seed)
+    base = cpu_seconds(base_policy, hands, seed) - heuristic
+    rows = [f"| {base_policy} | {hands:,} | {1000 * base / hands:.2f} | 1.00 |"]
+    for policy in policies:
+        cpu = cpu_seconds(policy, hands, seed) - heuristic
+        rows.append(f"| {policy} | {hands:,} | {1000 * cpu / hands:.2f} | {cpu / base:.2f} |")
+    return rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--policies", nargs="+", default=["pimc", "dd"])
     parser.add_argument("--deals", type=int, default=2000, help="hands per seating")
+    parser.add_argument("--base", default=None, metavar="POLICY",
+                        help="pair against POLICY in the same seats (e.g. pimc-uniform:8) "
+                             "instead of heuristic everywhere")
     parser.add_argument("--games", type=int, default=200, help="games to 10 per seating")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--speed", type=int, default=0, help="hands for the one-thread speed table")
     args = parser.parse_args(argv)
-    for policy in args.policies:  # compile (or load) every kernel before any clock starts
+    for policy in args.policies + ([args.base] if args.base else []):
+        # compile (or load) every kernel before any clock starts
         simcore.simulate("euchre", 4, seed=0, policy=specs(policy, (0, 2)))
-    print(f"seed {args.seed}; paired against heuristic everywhere; both partnerships\n")
+    against = f"{args.base} in the same seats" if args.base else "heuristic everywhere"
+    print(f"seed {args.seed}; paired against {against}; both partnerships\n")
     if args.deals:
         base_hands, _ = timed(["heuristic"], args.deals, args.seed, "hands", args.threads)
-        print("| policy | deals | net points per hand vs heuristic (95%) | hands/s |")
+        print(f"| policy | deals | net points per hand vs {args.base or 'heuristic'} (95%) | "
+              "hands/s |")
         print("| --- | --- | --- | --- |")
         for policy in args.policies:
-            print(hands_row(policy, args.deals, args.seed, args.threads, base_hands), flush=True)
+            print(hands_row(policy, args.deals, args.seed, args.threads, base_hands, args.base),
+                  flush=True)
     if args.games:
         base_games, _ = timed(["heuristic"], args.games, args.seed, "games", args.threads)
-        print("\n| policy | games | games won to 10 (95%) | heuristic in those seats | "
+        print(f"\n| policy | games | games won to 10 (95%) | {args.base or 'heuristic'} in those seats | "
               "paired difference (95%) | games/s |")
         print("| --- | --- | --- | --- | --- | --- |")
         for policy in args.policies:
-            print(games_row(policy, args.games, args.seed, args.threads, base_games), flush=True)
-    if args.speed:
+            print(games_row(policy, args.games, args.seed, args.threads, base_games, args.base),
+                  flush=True)
+    if args.speed and args.base:
+        print("\n| policy (seat 0 only, 1 thread) | hands | search CPU ms per hand | "
+              f"vs {args.base} |")
+        print("| --- | --- | --- | --- |")
+        print("\n".join(cpu_rows(args.policies, args.base, args.speed, args.seed)))
+    elif args.speed:
         print("\n| policy (seat 0 only, 1 thread) | hands | hands/s | search ms per hand |")
         print("| --- | --- | --- | --- |")
         for policy in args.policies:

@@ -3,6 +3,7 @@
     .venv/bin/python scripts/strength_pimc_spades_tf.py spades --policies pimc --deals 300 --games 40
     .venv/bin/python scripts/strength_pimc_spades_tf.py spades --policies pimc:8 dd --deals 200 --games 0 --speed 50
     .venv/bin/python scripts/strength_pimc_spades_tf.py trump-friend --policies pimc --deals 300
+    .venv/bin/python scripts/strength_pimc_spades_tf.py spades --policies pimc:8 --base pimc-uniform:8 --deals 300
 
 Duplicate: with one seed every run deals the same cards (deal k from the stream (seed, k); in
 games mode game g's hand h from (seed, g, h + 1)).  For a policy P and a set of searching seats
@@ -18,6 +19,11 @@ five seats.  Speed: hands (games) per second of each run, all threads, start-up 
 kernels are compiled or loaded before the clock starts).  ``--speed N``: N hands on one thread
 with the policy in seat 0 only, and the same hands all heuristic: hands/s and the search's
 milliseconds per hand.
+
+``--base POLICY`` (e.g. ``pimc-uniform:8``): the paired run is "POLICY at the same seats,
+heuristic at the others" instead of "heuristic everywhere", so a row is P's gain over POLICY
+in the same seats; ``--speed`` then times both on the same hands (seat 0 only, one thread)
+and reports the user+system CPU seconds of each.
 
 Trump Friend calls (``--calls POLICY ...``, e.g. ``pimc`` or ``pimc:50``): the same deals, the
 declarer drawn per deal (``first_declarer=random``), heuristic play at every seat, once with
@@ -77,14 +83,18 @@ def interval(values: np.ndarray) -> str:
     return f"{values.mean():+.2f} [{float(lo):+.2f}, {float(hi):+.2f}]"
 
 
-def hands_row(game, policy, deals, seed, threads, base, rules):
-    """The table row, and each seating's paired differences."""
+def hands_row(game, policy, deals, seed, threads, base, rules, base_policy=None):
+    """The table row, and each seating's paired differences (against ``base``, or with a
+    ``base_policy`` against that policy's run in the same seats)."""
     seatings = SEATINGS[game]
     each = []
     rates = []
     for seats in seatings:
         frame, seconds = timed(game, specs(game, policy, seats), deals, seed, "hands", threads,
                                rules)
+        if base_policy:
+            base, _ = timed(game, specs(game, base_policy, seats), deals, seed, "hands", threads,
+                            rules)
         each.append(gain(game, frame, seats) - gain(game, base, seats))
         rates.append(deals / seconds)
     diffs = np.mean(each, axis=0)
@@ -99,12 +109,15 @@ def roles_row(policy, each):
     return f"| {policy} | {interval(each[0])} | {interval(defending)} |"
 
 
-def games_row(game, policy, games, seed, threads, base, rules):
+def games_row(game, policy, games, seed, threads, base, rules, base_policy=None):
     won, won_base = [], []
     rates = []
     for seats in SEATINGS[game]:
         frame, seconds = timed(game, specs(game, policy, seats), games, seed, "games", threads,
                                rules)
+        if base_policy:
+            base, _ = timed(game, specs(game, base_policy, seats), games, seed, "games", threads,
+                            rules)
         side = seats[0] & 1
         won.append((frame["winner"].to_numpy() == side).astype(float))
         won_base.append((base["winner"].to_numpy() == side).astype(float))
@@ -122,6 +135,28 @@ def speed_row(game, policy, hands, seed, rules):
     _, seconds = timed(game, specs(game, policy, (0,)), hands, seed, "hands", 1, rules)
     return (f"| {policy} | {hands:,} | {hands / seconds:,.2f} | "
             f"{1000 * (seconds - base) / hands:.1f} |")
+
+
+def cpu_seconds(game, policy, hands, seed, rules):
+    """User+system CPU seconds of a one-thread run with ``policy`` in seat 0."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    timed(game, specs(game, policy, (0,)), hands, seed, "hands", 1, rules)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cpu_rows(game, policies, base_policy, hands, seed, rules):
+    """CPU seconds of the search per hand (less the all-heuristic run's) of each policy and
+    of ``base_policy``, and each policy's ratio to the base's."""
+    heuristic = cpu_seconds(game, "heuristic", hands, seed, rules)
+    base = cpu_seconds(game, base_policy, hands, seed, rules) - heuristic
+    rows = [f"| {base_policy} | {hands:,} | {1000 * base / hands:.1f} | 1.00 |"]
+    for policy in policies:
+        cpu = cpu_seconds(game, policy, hands, seed, rules) - heuristic
+        rows.append(f"| {policy} | {hands:,} | {1000 * cpu / hands:.1f} | {cpu / base:.2f} |")
+    return rows
 
 
 CALL_RULES = {"first_declarer": "random"}
@@ -186,6 +221,9 @@ def main(argv=None) -> int:
     parser.add_argument("--call-speed", type=int, default=0,
                         help="Trump Friend: rounds for the one-thread call speed table")
     parser.add_argument("--deals", type=int, default=300, help="hands per seating")
+    parser.add_argument("--base", default=None, metavar="POLICY",
+                        help="pair against POLICY in the same seats (e.g. pimc-uniform:8) "
+                             "instead of heuristic everywhere")
     parser.add_argument("--games", type=int, default=0,
                         help="games per seating (Spades only, to --target)")
     parser.add_argument("--target", type=int, default=None, help="Spades: game target (SP-16)")
@@ -195,22 +233,25 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     game = args.game
     rules = {"target": args.target} if args.target and game == "spades" else None
-    for policy in args.policies:  # compile (or load) every kernel before any clock starts
+    for policy in args.policies + ([args.base] if args.base else []):
+        # compile (or load) every kernel before any clock starts
         simcore.simulate(game, 2, seed=0, policy=specs(game, policy, SEATINGS[game][0]),
                          rules=rules)
     simcore.simulate(game, 2, seed=0, policy=["heuristic"], rules=rules)
-    print(f"{game}, seed {args.seed}, rules {rules or 'default'}; paired against heuristic "
-          f"everywhere; seatings {SEATINGS[game]}\n")
+    against = f"{args.base} in the same seats" if args.base else "heuristic everywhere"
+    print(f"{game}, seed {args.seed}, rules {rules or 'default'}; paired against {against}; "
+          f"seatings {SEATINGS[game]}\n")
     if args.deals and args.policies:
         base_hands, _ = timed(game, ["heuristic"], args.deals, args.seed, "hands", args.threads,
                               rules)
         what = "net score" if game == "spades" else "score change"
-        print(f"| policy | deals | {what} per hand vs heuristic (95%) | hands/s |")
+        print(f"| policy | deals | {what} per hand vs {args.base or 'heuristic'} (95%) | "
+              "hands/s |")
         print("| --- | --- | --- | --- |")
         roles = []
         for policy in args.policies:
             row, each = hands_row(game, policy, args.deals, args.seed, args.threads, base_hands,
-                                  rules)
+                                  rules, args.base)
             print(row, flush=True)
             roles.append(roles_row(policy, each))
         if game == "trump-friend":
@@ -220,13 +261,18 @@ def main(argv=None) -> int:
     if args.games and game == "spades":
         base_games, _ = timed(game, ["heuristic"], args.games, args.seed, "games", args.threads,
                               rules)
-        print("\n| policy | games | games won (95%) | heuristic in those seats | "
+        print(f"\n| policy | games | games won (95%) | {args.base or 'heuristic'} in those seats | "
               "paired difference (95%) | games/s |")
         print("| --- | --- | --- | --- | --- | --- |")
         for policy in args.policies:
-            print(games_row(game, policy, args.games, args.seed, args.threads, base_games, rules),
-                  flush=True)
-    if args.speed:
+            print(games_row(game, policy, args.games, args.seed, args.threads, base_games, rules,
+                            args.base), flush=True)
+    if args.speed and args.base:
+        print("\n| policy (seat 0 only, 1 thread) | hands | search CPU ms per hand | "
+              f"vs {args.base} |")
+        print("| --- | --- | --- | --- |")
+        print("\n".join(cpu_rows(game, args.policies, args.base, args.speed, args.seed, rules)))
+    elif args.speed:
         print("\n| policy (seat 0 only, 1 thread) | hands | hands/s | search ms per hand |")
         print("| --- | --- | --- | --- |")
         for policy in args.policies:

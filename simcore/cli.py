@@ -244,7 +244,7 @@ def _advise_arguments(adv) -> None:
         adv.add_argument(f"--{level}-deals", type=_whole_number, default=None, metavar="N",
                          help=f"deals at the {level} level (default: {_default_deals_text(advisable, level)})")
     adv.add_argument("--pimc", default="pimc", metavar="POLICY", help="the search policy of the pimc level "
-                                                                       "(pimc or pimc:W, default pimc)")
+                                                                       "(pimc, pimc:W or pimc-uniform:W, default pimc)")
     adv.add_argument("--options", default=None, metavar="LIST", help="show only these options (comma-separated)")
     adv.add_argument("--seed", type=_whole_number, default=0, help="master seed (default 0)")
     adv.add_argument("--rules", action="extend", nargs="+", default=[], metavar="KEY=VALUE",

@@ -20,6 +20,10 @@ rejection on 53-bit outputs, which is exactly uniform.
 
 Scratch (:func:`new_scratch`) is allocated once per thread or block; :func:`prepare` once per
 decision (the observation is the same for every world), then :func:`draw` per world.
+
+Weighted worlds (a search policy that reads the other seats' bids): :func:`resample` picks W
+of K*W uniform draws in proportion to their weights (the likelihood of what was observed), so
+a picked world follows the posterior up to the pool's finite size.
 """
 
 import numba as nb
@@ -299,3 +303,39 @@ def _ways(n, x, m, binom):
         ways *= binom[n, x[j]]
         n -= x[j]
     return ways
+
+
+@nb.njit(cache=True)
+def uniform01(st):
+    """A uniform float in [0, 1) with 53 random bits."""
+    return np.float64(next_u64(st) >> np.uint64(11)) / TWO53
+
+
+@nb.njit(cache=True)
+def resample(st, weights, n, picks):
+    """Systematic resampling: fill ``picks`` (m entries) with indices into ``weights[:n]``,
+    index i taken floor or ceil of ``m * weights[i] / sum`` times (in order), so a pick is
+    index i with probability ``weights[i] / sum``; one uniform draw from ``st``.  Weights
+    must be >= 0; if all are 0 every index is equally likely."""
+    m = picks.shape[0]
+    if m == 0 or n == 0:
+        return
+    total = 0.0
+    for i in range(n):
+        total += weights[i]
+    uniform = total <= 0.0
+    if uniform:
+        total = np.float64(n)
+    step = total / m
+    u = uniform01(st) * step
+    acc = 0.0
+    i = 0
+    for j in range(m):
+        target = u + j * step
+        while i < n - 1 and acc + (1.0 if uniform else weights[i]) <= target:
+            acc += 1.0 if uniform else weights[i]
+            i += 1
+        k = i
+        while not uniform and weights[k] <= 0.0 and k > 0:  # rounding past the last weight
+            k -= 1
+        picks[j] = k

@@ -1,4 +1,5 @@
-"""Euchre search policies (pimc, dd): the facts the worlds are drawn from, hidden information,
+"""Euchre search policies (pimc, pimc-uniform, dd): the facts the worlds are drawn from, the
+worlds weighted by the auction (against the exact posterior), hidden information,
 reproducibility, whole searching players, and dd's open-hand play."""
 
 from __future__ import annotations
@@ -113,17 +114,116 @@ TRUTHS = (["9H JH AH KC QS", "AS KS QC TD 9D", "TH QH KH 9S TS", "JS JC AC 9C TC
           ["9H TH QH KH AC", "AS KS QC TD 9D", "JH AH KC QS JS", "JC 9C TC 9S TS"])
 
 
-@pytest.mark.parametrize("policy", [pimc.PIMC + 6, pimc.PIMC + 1])
+@pytest.mark.parametrize("policy", [pimc.PIMC + 6, pimc.PIMC + 1, pimc.INFER + 6, pimc.INFER + 1])
 def test_the_same_information_gives_the_same_choice_whatever_the_hidden_cards(policy):
     hand = internal("AS KS QC TD 9D")
     st = np.array([12345], np.uint64)
     lead = [pimc.search_card(policy, 1, np.uint64(hand), np.uint64(hand), view(), st, _ctx(t))
             for t in TRUTHS]
     assert lead[0] == lead[1]
-    order = [pimc.search_order_up(policy, 1, 0, np.uint64(deck.public_to_base(parse_hand(
-        "AS KS QC TD 9D"))), 13 * 2 + 0, st, _ctx(t)) for t in TRUTHS]
-    assert order[0] == order[1]
+    base_hand = np.uint64(deck.public_to_base(parse_hand("AS KS QC TD 9D")))
+    for seat in (1, 3):  # seat 3 read the passes of seats 1 and 2
+        order = [pimc.search_order_up(policy, seat, 0, base_hand, 13 * 2 + 0, st, _ctx(t))
+                 for t in TRUTHS]
+        assert order[0] == order[1]
+    named = [pimc.search_name_trump(policy, 3, 0, base_hand, 2, False, st, _ctx(t))
+             for t in TRUTHS]
+    assert named[0] == named[1]
     assert st[0] == 12345  # the deal's stream is not advanced
+
+
+# Round one, seat 0 dealt: seats 1 and 2 passed, seat 3 ordered up 9H, the dealer took it;
+# four tricks played (the cards below in order, seat by seat), seat 1 to lead the last.
+DEALT = ["9H JH AH KC QS", "AS KS QC TD 9D", "TH QH KH 9S TS", "JS JC AC 9C TC"]
+LAST = {0: "JH", 1: "9D", 2: "TS", 3: "TC"}  # each seat's fifth card (seat 0: after 9H came in)
+
+
+def _late_view():
+    v = view(dealer=0, maker=3, upcard="9H", picked=True, leader=1)
+    for seat, hand in enumerate(DEALT):
+        for text in hand.split():
+            if text != LAST[seat]:
+                v[L.V_PLAYED] |= 1 << card(text)
+                v[L.V_PLAYED_BY + card(text)] = seat
+    v[L.V_TRICK] = 4
+    return v
+
+
+def _auction_posterior(v, seat):
+    """The exact posterior of the worlds under the bidder model: every deal of the unseen
+    cards the facts allow, weighted by the auction's likelihood given the dealt hands (each
+    seat's cards in the world and the cards it played, in base order)."""
+    unseen, need, allowed, known = facts(seat, internal(LAST[seat]), v)
+    cards = [c for c in range(64) if unseen >> c & 1]
+    upcard = int(deck.from_trump(np.uint64(1 << card("9H")), TRUMP)).bit_length() - 1
+    usable = np.array([False, True, True, True])  # the dealer swapped a card in
+    worlds = {}
+
+    def deal(i, got):
+        if i == len(cards):
+            world = tuple(g | k for g, k in zip(got, known))
+            dealt = np.array([deck.from_trump(np.uint64(world[s] | sum(
+                1 << c for c in range(L.INTERNAL_IDS) if v[L.V_PLAYED_BY + c] == s)), TRUMP)
+                for s in range(4)], np.uint64)
+            worlds[world] = pimc.auction_likelihood(seat, 0, dealt, usable, upcard, 2, -1, 0,
+                                                    3, -1)
+            return
+        for h in range(pimc.HOLDERS):
+            if allowed[h] >> cards[i] & 1 and bin(got[h]).count("1") < need[h]:
+                got[h] |= 1 << cards[i]
+                deal(i + 1, got)
+                got[h] &= ~(1 << cards[i])
+
+    deal(0, [0] * pimc.HOLDERS)
+    total = sum(worlds.values())
+    return {w: like / total for w, like in worlds.items()}, known, unseen
+
+
+def test_weighted_worlds_follow_the_exact_posterior_of_the_auction():
+    """One card left per hand and four in the kitty: the worlds pimc resamples over 1,000
+    decisions' streams are distributed as the exact posterior under the bidder model
+    (chi-square), which is not the uniform (the same test rejects it), and each is a deal
+    the card facts allow."""
+    from scipy.stats import chisquare
+
+    v = _late_view()
+    post, known, unseen = _auction_posterior(v, 1)
+    keys = list(post)
+    assert len(keys) > 20
+    ctx = _ctx(DEALT)
+    hand = internal(LAST[1])
+    assert pimc.play_facts(1, np.uint64(hand), v, True, -1, ctx[2], ctx[3]) == unseen
+    assert pimc._prepare(ctx, np.uint64(unseen), False)
+    counts = dict.fromkeys(keys, 0)
+    for d in range(1000):
+        ctx[10][0] = np.uint64(7000 + d)
+        for row in pimc._made_pool(ctx, pimc.INFER + 10, 1, v, True):
+            counts[tuple(int(r) | k for r, k in zip(row, known))] += 1  # KeyError: ruled out
+    obs = np.array([counts[k] for k in keys], np.float64)
+    p = np.array([post[k] for k in keys])
+    expected = p * obs.sum()
+    small = expected < 5  # merged into one cell
+    assert (~small).sum() >= 20
+    assert chisquare(np.append(obs[~small], obs[small].sum()),
+                     np.append(expected[~small], expected[small].sum())).pvalue > 1e-3
+    assert chisquare(obs, np.full(len(p), obs.sum() / len(p))).pvalue < 1e-6
+    # pimc-uniform reads nothing: no pool, the worlds are drawn one by one
+    assert pimc._made_pool(ctx, pimc.PIMC + 10, 1, v, True).shape[0] == 0
+
+
+def test_the_bidder_model_follows_the_heuristic():
+    strong = deck.public_to_base(parse_hand("JH JD AH KH AS"))
+    weak = deck.public_to_base(parse_hand("9C TC 9S TD QS"))
+    dealt = np.array([weak, strong, weak, weak], np.uint64)
+    usable = np.ones(4, np.bool_)
+    upcard = int(deck.public_to_base(parse_hand("9H"))).bit_length() - 1
+    # seat 1 passing with the strong hand is unlikely; seat 2 passing with a weak one likely
+    passes_strong = pimc.auction_likelihood(0, 0, dealt, usable, upcard, 1, -1, 0, -1, -1)
+    dealt[1], dealt[2] = weak, strong
+    passes_weak = pimc.auction_likelihood(0, 0, dealt, usable, upcard, 1, -1, 0, -1, -1)
+    assert passes_strong < 0.1 < 0.9 < passes_weak
+    # its own calls are not evidence for a seat
+    assert pimc.auction_likelihood(1, 0, dealt, usable, upcard, 1, -1, 0, -1, -1) == 1.0
 
 
 def run(specs, count=40, seed=11, threads=None, chunk=None, mode="hands", **kw):
@@ -191,7 +291,11 @@ def test_four_dd_seats_score_the_open_hand_value():
 
 def test_policy_names():
     assert GAME.policies_from_specs(["0=pimc:32"]).seats[0] == "pimc:32"
-    for bad in ("pimc:0", "pimc:W", "pimc:x", "pimc:", "pimc:100000"):
+    assert GAME.policies_from_specs(["0=pimc-uniform:32"]).seats[0] == "pimc-uniform:32"
+    assert pimc.search_id("pimc") == pimc.INFER + pimc.DEFAULT_WORLDS
+    assert pimc.search_id("pimc-uniform:5") == pimc.PIMC + 5
+    for bad in ("pimc:0", "pimc:W", "pimc:x", "pimc:", "pimc:100000", "pimc-uniform:0",
+                "pimc-uniform:W"):
         with pytest.raises(SimcoreError):
             GAME.policies_from_specs([f"0={bad}"])
     assert "pimc:W" in ", ".join(GAME.play_policies) and "dd" in GAME.play_policies

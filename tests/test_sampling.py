@@ -119,3 +119,24 @@ def test_euchre_sized_counts_are_exact():
         assert all(w[h] & ~allowed[h] == 0 for h in range(4))
         assert w[0] | w[1] | w[2] | w[3] == unseen
     assert total == float(int(total)) and total > 1e6
+
+
+def test_resample_picks_in_proportion_to_the_weights_and_never_a_zero_weight():
+    """Systematic resampling: over many streams each index is picked weights[i] / sum of
+    the time, every count within one of its expectation, and a zero weight never."""
+    weights = np.array([0.5, 0.0, 2.0, 1.0, 0.0, 0.25, 0.25])
+    m = 10
+    totals = np.zeros(len(weights))
+    st = np.array([99], np.uint64)
+    picks = np.zeros(m, np.int64)
+    for _ in range(2000):
+        sampling.resample(st, weights, len(weights), picks)
+        counts = np.bincount(picks, minlength=len(weights))
+        expected = m * weights / weights.sum()
+        assert (np.abs(counts - expected) < 1 + 1e-9).all()
+        assert counts[1] == 0 and counts[4] == 0
+        assert (np.diff(picks) >= 0).all()
+        totals += counts
+    assert np.allclose(totals / totals.sum(), weights / weights.sum(), atol=0.003)
+    sampling.resample(st, np.zeros(4), 4, picks)  # all zero: every index alike
+    assert sorted(set(picks.tolist())) == [0, 1, 2, 3]

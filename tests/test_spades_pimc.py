@@ -1,6 +1,7 @@
-"""Spades search policies (pimc, dd): the facts the worlds are drawn from, hidden information,
-legal and reproducible play, whole searching players, dd labelled omniscient, and a position
-the search gets right where the heuristic does not."""
+"""Spades search policies (pimc, pimc-uniform, dd): the facts the worlds are drawn from, the
+worlds weighted by the bids (against the exact posterior), hidden information, legal and
+reproducible play, whole searching players, dd labelled omniscient, and a position the search
+gets right where the heuristic does not."""
 
 from __future__ import annotations
 
@@ -133,15 +134,16 @@ def test_the_same_information_gives_the_same_choice_whatever_the_hidden_cards(up
                             and not v[L.V_VOIDS + a] >> (cb // 13) & 1 and swapped is None:
                         swapped = _moved(hands, a, b, ca, cb)
     assert swapped is not None and swapped != hands
-    for policy in (pimc.PIMC + 6, pimc.PIMC + 1):
+    for policy in (pimc.PIMC + 6, pimc.PIMC + 1, pimc.INFER + 6, pimc.INFER + 1):
         assert choose(policy, upto, hands)[0] == choose(policy, upto, swapped)[0]
     st = np.array([99], np.uint64)
     bid_view = v.copy()
     bid_view[L.V_BIDS:L.V_BIDS + 4] = [-1, -1, -1, -1]
-    bids = [pimc.search_bid(pimc.PIMC + 3, 0, 1, np.uint64(HANDS[1]), bid_view, st,
-                            context(t)) for t in (HANDS, _moved(HANDS, 0, 2, parse_card("4C"),
-                                                     parse_card("2C")))]
-    assert bids[0] == bids[1] and 0 <= bids[0] <= 13 and st[0] == 99
+    bid_view[L.V_BIDS] = 2  # seat 0 (the dealer's left) bid first: evidence for pimc
+    for policy in (pimc.PIMC + 3, pimc.INFER + 3):
+        bids = [pimc.search_bid(policy, 0, 1, np.uint64(HANDS[1]), bid_view, st, context(t))
+                for t in (HANDS, _moved(HANDS, 0, 2, parse_card("4C"), parse_card("2C")))]
+        assert bids[0] == bids[1] and 0 <= bids[0] <= 13 and st[0] == 99
 
 
 def facts(seat, hand, v, gave=0, spade_only=(0, 0, 0, 0)):
@@ -195,10 +197,109 @@ def test_sampled_worlds_respect_every_observation():
                     assert not world[s] & (0x1FFF << 13 * suit)
 
 
+def test_the_bidder_model_is_a_distribution_and_reads_the_hand():
+    for hand in HANDS:
+        for partner_bid in (-1, 0, 3):
+            total = sum(pimc.bid_likelihood(np.uint64(hand), b, partner_bid) for b in range(14))
+            assert total == pytest.approx(1.0)
+    # seat 0's hand is one the heuristic bids nil with: nil is its likeliest bid; seat 1's
+    # (four aces and the king of spades) is far from nil
+    like0 = [pimc.bid_likelihood(np.uint64(HANDS[0]), b, -1) for b in range(14)]
+    like1 = [pimc.bid_likelihood(np.uint64(HANDS[1]), b, -1) for b in range(14)]
+    assert max(range(14), key=like0.__getitem__) == 0
+    assert like1[0] < 0.01 and max(range(14), key=like1.__getitem__) >= 4
+
+
+def _posterior(upto):
+    """The position before play ``upto``, its context (sampler prepared) and the exact
+    posterior of the worlds under the bidder model: every deal of the unseen cards the card
+    facts allow, weighted by the likelihood of the other seats' bids."""
+    v, hands, seat, legal, spade_only = replay(0, HANDS, CARDS, BIDS, upto)
+    ctx = context(hands, spade_only=spade_only)
+    unseen = int(pimc.play_facts(seat, np.uint64(hands[seat]), v, np.uint64(0),
+                                 ctx[pimc.C_SPADE_ONLY], ctx[pimc.C_NEED], ctx[pimc.C_MASKS]))
+    assert pimc._prepare(ctx, np.uint64(unseen), False)
+    need = [int(n) for n in ctx[pimc.C_NEED]]
+    allowed = [int(m) for m in ctx[pimc.C_MASKS][0]]
+    known = [int(m) for m in ctx[pimc.C_MASKS][1]]
+    cards = [c for c in range(52) if unseen >> c & 1]
+    worlds = {}
+
+    def deal(i, got):
+        if i == len(cards):
+            world = tuple(g | k for g, k in zip(got, known))
+            worlds[world] = pimc.world_likelihood(seat, v, np.array(world, np.uint64), True)
+            return
+        for s in range(4):
+            if allowed[s] >> cards[i] & 1 and bin(got[s]).count("1") < need[s]:
+                got[s] |= 1 << cards[i]
+                deal(i + 1, got)
+                got[s] &= ~(1 << cards[i])
+
+    deal(0, [0, 0, 0, 0])
+    total = sum(worlds.values())
+    return v, seat, ctx, {w: like / total for w, like in worlds.items()}
+
+
+def _chi_square_p(counts, expected):
+    """Pearson's test, cells with fewer than 5 expected merged into one."""
+    from scipy.stats import chisquare
+
+    small = expected < 5
+    obs = np.append(counts[~small], counts[small].sum())
+    exp = np.append(expected[~small], expected[small].sum())
+    if not small.any():
+        obs, exp = obs[:-1], exp[:-1]
+    return chisquare(obs, exp).pvalue
+
+
+def test_weighted_worlds_follow_the_exact_posterior_of_the_bids():
+    """Two cards left per hand (90 deals of the unseen cards): the worlds pimc resamples,
+    over 1,000 decisions' streams, are distributed as the exact posterior under the bidder
+    model (chi-square), which is far from uniform (the same test rejects the uniform), and
+    each is a deal the card facts allow."""
+    v, seat, ctx, post = _posterior(44)
+    keys = list(post)
+    assert len(keys) > 20
+    counts = dict.fromkeys(keys, 0)
+    for d in range(1000):
+        ctx[pimc.C_ST][0] = np.uint64(1000 + d)
+        for row in pimc.weighted_worlds(ctx, v, seat, 10, True):
+            counts[tuple(int(h) for h in row)] += 1  # KeyError: a world the facts rule out
+    obs = np.array([counts[k] for k in keys], np.float64)
+    p = np.array([post[k] for k in keys])
+    assert _chi_square_p(obs, p * obs.sum()) > 1e-3
+    assert _chi_square_p(obs, np.full(len(p), obs.sum() / len(p))) < 1e-6
+
+
+def test_weighted_worlds_only_deal_what_the_facts_allow():
+    v, hands, seat, legal, spade_only = replay(0, HANDS, CARDS, BIDS, 21)
+    ctx = context(hands, spade_only=spade_only)
+    unseen = pimc.play_facts(seat, np.uint64(hands[seat]), v, np.uint64(0),
+                             ctx[pimc.C_SPADE_ONLY], ctx[pimc.C_NEED], ctx[pimc.C_MASKS])
+    assert pimc._prepare(ctx, unseen, False)
+    ctx[pimc.C_ST][0] = np.uint64(5)
+    worlds = pimc.weighted_worlds(ctx, v, seat, 50, True)
+    assert worlds.shape == (50, 4)
+    for world in worlds:
+        world = [int(w) for w in world]
+        assert world[seat] == hands[seat]
+        assert [bin(w).count("1") for w in world] == [bin(h).count("1") for h in hands]
+        assert sum(world) | int(v[L.V_PLAYED]) == (1 << 52) - 1
+        assert not sum(world) & int(v[L.V_PLAYED])
+        for s in range(4):
+            for suit in range(4):
+                if v[L.V_VOIDS + s] >> suit & 1:
+                    assert not world[s] & (0x1FFF << 13 * suit)
+            if spade_only[s]:
+                assert s == seat or not world[s] & ~SPADE_SUIT
+
+
 def test_pimc_chooses_only_legal_cards():
     for upto in range(0, 52, 3):
-        card, legal, *_ = choose(pimc.PIMC + 2, upto)
-        assert legal >> card & 1, upto
+        for policy in (pimc.PIMC + 2, pimc.INFER + 2):
+            card, legal, *_ = choose(policy, upto)
+            assert legal >> card & 1, upto
 
 
 def run(specs, count=12, seed=11, threads=None, chunk=None, mode="hands", **kw):
@@ -211,6 +312,21 @@ def test_reproducible_for_any_threads_and_chunks():
     one = run(specs, threads=1).hands().collect()
     two = run(specs, threads=2, chunk=5).hands().collect()
     assert one.equals(two)
+
+
+def rows_digest(game, policy):
+    """A digest of 12 hands' rows (plays logged) with ``policy`` at seats 0 and 3."""
+    import hashlib
+
+    df = simcore.simulate(game, 12, seed=7, policy=[f"0={policy}", f"3={policy}"],
+                          log_plays=True, threads=1).hands().collect()
+    return hashlib.sha256(repr(df.rows()).encode()).hexdigest()[:16]
+
+
+def test_pimc_uniform_gives_the_uniform_samplers_rows():
+    """The digest of these rows under the uniform sampler (pimc drawing every world
+    uniformly, bids not read): pimc-uniform plays exactly as it."""
+    assert rows_digest("spades", "pimc-uniform:3") == "3b035d9cb0618ab1"
 
 
 def test_a_searching_seat_makes_its_own_bids():
@@ -235,7 +351,11 @@ def test_dd_is_omniscient_in_the_manifest_and_describe(tmp_path, capsys):
 
 def test_policy_names_and_the_built_in_rows():
     assert GAME.policies_from_specs(["0=pimc:32"]).seats[0] == "pimc:32"
-    for bad in ("pimc:0", "pimc:W", "pimc:x", "pimc:100000"):
+    assert GAME.policies_from_specs(["0=pimc-uniform:32"]).seats[0] == "pimc-uniform:32"
+    assert pimc.PLAY_POLICIES["pimc"] == pimc.INFER + pimc.DEFAULT_WORLDS
+    assert pimc.PLAY_POLICIES["pimc-uniform:7"] == pimc.PIMC + 7
+    for bad in ("pimc:0", "pimc:W", "pimc:x", "pimc:100000", "pimc-uniform:0",
+                "pimc-uniform:W", "pimc-uniform:"):
         with pytest.raises(SimcoreError):
             GAME.policies_from_specs([f"0={bad}"])
     # a searching seat leaves the other seats' random draws alone: the dealt cards agree

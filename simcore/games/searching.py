@@ -1,10 +1,13 @@
-"""What the search policies (``pimc``, ``pimc:W``, ``dd``) share, game-neutral (Gin Rummy has
-``pimc`` only):
+"""What the search policies (``pimc``, ``pimc:W``, ``pimc-uniform:W``, ``dd``) share,
+game-neutral (Gin Rummy has ``pimc`` only):
 their names and ids, the play-policy table that accepts any ``pimc:W``, the run's kernel blocks,
 and giving a kernel built from an engine's code a cached home in the policy's own module.
 
-Ids: ``dd`` = ``DD``, ``pimc:W`` = ``PIMC + W`` (above every built-in policy id, so a kernel
-hook tells a searching seat by ``policy >= DD``).
+Ids: ``dd`` = ``DD``; in a game whose worlds are weighted by the other seats' actions
+(``infer``), ``pimc:W`` = ``INFER + W`` and ``pimc-uniform:W`` (worlds uniform among those
+consistent with the cards seen) = ``PIMC + W``; elsewhere ``pimc:W`` = ``PIMC + W`` (uniform).
+All are above every built-in policy id, so a kernel hook tells a searching seat by
+``policy >= DD``.
 """
 
 from __future__ import annotations
@@ -22,9 +25,10 @@ from simcore.errors import SimcoreError
 
 DD = 5000
 PIMC = 10000
+INFER = 1_000_000_000  # above PIMC + every W, Trump Friend's calls over 10 W worlds included
 MAX_WORLDS = 10000
 
-_PIMC_NAME = re.compile(r"pimc:(\d+)")
+_PIMC_NAME = re.compile(r"pimc(-uniform)?:(\d+)")
 
 # The slots every game's search context (its ``new_context`` tuple) starts with: the solver
 # table, the sampler's scratch, its inputs (need, masks) and the world drawn (pub), the
@@ -32,33 +36,42 @@ _PIMC_NAME = re.compile(r"pimc:(\d+)")
 C_TAB, C_SC, C_NEED, C_MASKS, C_PUB, C_SUMS, C_CARDS, C_VALUES = range(8)
 
 
-def search_id(name, default_worlds: int) -> int | None:
-    """The policy id of ``dd``, ``pimc`` (``default_worlds`` worlds) or ``pimc:W`` (None for
-    any other name)."""
+def search_id(name, default_worlds: int, infer: bool = False) -> int | None:
+    """The policy id of ``dd``, ``pimc`` (``default_worlds`` worlds) or ``pimc:W``, and with
+    ``infer`` of ``pimc-uniform`` and ``pimc-uniform:W`` (None for any other name)."""
     if not isinstance(name, str):
         return None
     if name == "dd":
         return DD
     if name == "pimc":
-        return PIMC + default_worlds
+        return (INFER if infer else PIMC) + default_worlds
+    if name == "pimc-uniform":
+        return PIMC + default_worlds if infer else None
     match = _PIMC_NAME.fullmatch(name)
-    if match and 1 <= int(match.group(1)) <= MAX_WORLDS:
-        return PIMC + int(match.group(1))
+    if match and 1 <= int(match.group(2)) <= MAX_WORLDS:
+        if match.group(1):
+            return PIMC + int(match.group(2)) if infer else None
+        return (INFER if infer else PIMC) + int(match.group(2))
     return None
 
 
 class PlayPolicies(dict):
     """A game's play policies by name: the built-in ones plus ``pimc:W`` for any W in
-    1..10000 (listed once, as ``pimc:W``)."""
+    1..10000 (listed once, as ``pimc:W``); with ``infer`` also ``pimc-uniform`` and
+    ``pimc-uniform:W``."""
 
-    def __init__(self, builtin: dict, default_worlds: int, dd: bool = True):
-        super().__init__(builtin, pimc=PIMC + default_worlds, **{"pimc:W": -1},
+    def __init__(self, builtin: dict, default_worlds: int, dd: bool = True, infer: bool = False):
+        base = INFER if infer else PIMC
+        uniform = {"pimc-uniform": PIMC + default_worlds, "pimc-uniform:W": -1} if infer else {}
+        super().__init__(builtin, pimc=base + default_worlds, **{"pimc:W": -1}, **uniform,
                          **({"dd": DD} if dd else {}))
         self.default_worlds = default_worlds
         self.dd = dd
+        self.infer = infer
 
     def __contains__(self, name):
-        return self._id(name) is not None or (name != "pimc:W" and dict.__contains__(self, name))
+        return self._id(name) is not None or (name not in ("pimc:W", "pimc-uniform:W")
+                                              and dict.__contains__(self, name))
 
     def __getitem__(self, name):
         pid = self._id(name)
@@ -67,11 +80,11 @@ class PlayPolicies(dict):
     def _id(self, name):
         if name == "dd" and not self.dd:
             return None
-        return search_id(name, self.default_worlds)
+        return search_id(name, self.default_worlds, self.infer)
 
 
 def is_search(name) -> bool:
-    return search_id(name, 1) is not None
+    return search_id(name, 1, True) is not None
 
 
 def searching(choice) -> bool:
@@ -92,8 +105,17 @@ def search_blocks(count: int) -> int:
 
 @nb.njit(cache=True)
 def n_worlds(policy):
-    """The worlds a searching policy id draws: one (the true deal) for ``dd``, W for ``pimc:W``."""
-    return 1 if policy == DD else policy - PIMC
+    """The worlds a searching policy id draws: one (the true deal) for ``dd``, W for ``pimc:W``
+    and ``pimc-uniform:W``."""
+    if policy == DD:
+        return 1
+    return policy - INFER if policy > INFER else policy - PIMC
+
+
+@nb.njit(cache=True)
+def inferring(policy):
+    """Does the searching policy id weight its worlds by the other seats' actions?"""
+    return policy > INFER
 
 
 @nb.njit(cache=True)

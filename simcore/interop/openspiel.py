@@ -79,26 +79,27 @@ def no_argument(make):
 
 def policy_table(play_policies, builtin, search=None) -> dict:
     """A glue's policy table from its game's one table of play-policy names (the ``pimc``
-    module's ``PLAY_POLICIES``: the built-in names, then ``pimc``, ``pimc:W`` and ``dd`` where
-    the game has them): each built-in name -> ``builtin(name)``; with ``search``, ``pimc``
-    (``pimc:W``) and ``dd`` -> ``search(policy_id)``, the id the same table gives."""
+    module's ``PLAY_POLICIES``: the built-in names, then ``pimc``, ``pimc:W``,
+    ``pimc-uniform``, ``pimc-uniform:W`` and ``dd`` where the game has them): each built-in
+    name -> ``builtin(name)``; with ``search``, ``pimc`` (``pimc:W``), ``pimc-uniform``
+    (``pimc-uniform:W``) and ``dd`` -> ``search(policy_id)``, the id the same table gives."""
     table = {}
     for name in play_policies:
-        if name not in ("pimc", "pimc:W", "dd"):
+        if name not in ("pimc", "pimc:W", "pimc-uniform", "pimc-uniform:W", "dd"):
             table[name] = no_argument(lambda name=name: builtin(name))
         elif name == "dd" and search is not None:
             table[name] = no_argument(lambda: search(play_policies["dd"]))
-        elif name == "pimc" and search is not None:
-            table[name] = _worlds_factory(play_policies, search)
+        elif name in ("pimc", "pimc-uniform") and search is not None:
+            table[name] = _worlds_factory(play_policies, search, name)
     return table
 
 
-def _worlds_factory(play_policies, search):
-    """``pimc`` (the game's default worlds) or ``pimc:W``."""
+def _worlds_factory(play_policies, search, prefix="pimc"):
+    """``pimc`` (the game's default worlds) or ``pimc:W`` (or the same of ``pimc-uniform``)."""
     def factory(arg):
-        name = "pimc" if arg is None else f"pimc:{arg}"
+        name = prefix if arg is None else f"{prefix}:{arg}"
         if name not in play_policies:
-            raise SimcoreError(f"pimc:{arg}: W must be a whole number of worlds 1 ... "
+            raise SimcoreError(f"{prefix}:{arg}: W must be a whole number of worlds 1 ... "
                                f"{MAX_WORLDS}")
         return search(play_policies[name])
     return factory

@@ -28,7 +28,13 @@ Decisions (the approximations, also in docs/search_policies.md):
 * pick up / discard (the dealer): the mean net points of each discard, and of leaving the card.
 * alone / defend alone: the mean net points alone against with the partner, a lone player of
   the other side already declared playing in both.
-* Bids and passes are not evidence: the worlds use card facts only.
+* worlds: the card facts are hard (own cards, the upcard, cards played and by whom, voids
+  shown): every world fits them.  ``pimc:W`` also reads the auction (:func:`auction_likelihood`,
+  a model of a bidder: the heuristic made stochastic): it draws ``K_CANDIDATES`` times as many
+  worlds as it uses uniformly among those the card facts allow, weights each by the likelihood
+  of the other seats' passes, order-up and named suit given their dealt hands in the world,
+  and resamples the worlds it uses by weight (:func:`simcore.sampling.resample`).
+  ``pimc-uniform:W`` uses uniform worlds.
 
 ``dd`` makes every one of these choices on the true deal (one world: every hand seen) by its
 open-hand value (the dealer's discard the best for its side; never a second lone hand, which
@@ -56,9 +62,10 @@ from simcore.games.euchre.layout import (HAND_SIZE, N_SEATS, V_ACTIVE, V_ALONE_D
                                          V_TRICKS, V_TRUMP, V_UPCARD, V_VOIDS)
 from simcore.games.euchre.scoring import hand_points
 from simcore.tricks import follow_mask, trick_winner
-from simcore.games.searching import (DD, MAX_WORLDS, PIMC, PlayPolicies, best_card,  # noqa: F401
-                                     check_choice, decision_stream, is_search, n_worlds, new_table,
-                                     played_by, search_hook, search_kernels)
+from simcore.games.searching import (DD, INFER, MAX_WORLDS, PIMC, PlayPolicies,  # noqa: F401
+                                     best_card, check_choice, decision_stream, inferring,
+                                     is_search, n_worlds, new_table, played_by, search_hook,
+                                     search_kernels)
 
 DEFAULT_WORLDS = 32
 BID_WORLDS = 4  # the decisions before the play draw this many times W worlds (bid_worlds)
@@ -69,21 +76,32 @@ NO_TRICK = np.zeros(1, np.int64)
 PASS = 7  # the slot of ``sums`` that holds passing
 # decision kinds, folded into each decision's stream
 K_PLAY, K_ORDER, K_NAME, K_DEALER, K_ALONE = 1, 2, 3, 4, 5
+# The bidder model (pimc:W): a seat orders up (names a suit) with probability
+# 1 / (1 + exp(-(strength - threshold + 1/2) / BID_SCALE)), strength and threshold the
+# heuristic's (``policies.round_one_strength``, ``policies.best_suit``), so a hand the
+# heuristic would pass passes more often than not, and the further from the threshold the
+# surer; never 0 or 1, so no world the card facts allow is ruled out.
+K_CANDIDATES = 8  # uniform worlds drawn per world used
+BID_SCALE = 6.0
 
 
 def search_id(name) -> int | None:
-    """The policy id of ``dd``, ``pimc`` or ``pimc:W`` (None for any other name)."""
-    return searching.search_id(name, DEFAULT_WORLDS)
+    """The policy id of ``dd``, ``pimc``, ``pimc:W``, ``pimc-uniform`` or ``pimc-uniform:W``
+    (None for any other name)."""
+    return searching.search_id(name, DEFAULT_WORLDS, True)
 
 
-PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS, infer=True)
 OMNISCIENT = ("dd",)
 NOTES = (
     f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a whole searching player: its seat "
     "plays each card by solving W deals of the unseen cards open-handed, and makes every "
     "decision before the play (order_up, name_trump, pickup, discard, alone, defend_alone) by "
     f"playing {BID_WORLDS}W deals out with the heuristic at every seat; DECISION=NAME policies "
-    "apply only to the seats without a searching policy",
+    "apply only to the seats without a searching policy; the deals are weighted by how likely "
+    "they make the other seats' passes and calls",
+    "pimc-uniform, pimc-uniform:W: pimc with the deals uniform among those the cards seen "
+    "allow (passes and calls are not read)",
     "dd: omniscient (sees every hand): plays and decides by the open-hand solution of the true "
     "deal; labelled omniscient in the manifest",
 )
@@ -206,15 +224,128 @@ def _prepare(ctx, unseen, omniscient):
 
 
 @nb.njit(cache=True)
-def _world(ctx, omniscient, trump, active):
+def _world(ctx, omniscient, trump, active, pool, i):
     """Fill ctx's ``pub`` with the next world (public ids; seats sitting out hold nothing):
-    a draw, or with ``omniscient`` the true hands."""
+    world ``i`` of ``pool`` (weighted worlds) if it has any, else a draw, or with
+    ``omniscient`` the true hands."""
     masks, pub, hands = ctx[3], ctx[4], ctx[11]
-    if not omniscient:
+    if pool.shape[0] > 0:
+        masks[2, :] = pool[i]
+    elif not omniscient:
         sampling.draw(ctx[10], ctx[1], masks[2])
     for s in range(N_SEATS):
         m = hands[s] if omniscient else masks[1, s] | masks[2, s]
         pub[s] = _public(m, trump) if (active >> s) & 1 else np.uint64(0)
+
+
+# ---------------------------------------------------------------- the auction as evidence
+
+
+@nb.njit(cache=True)
+def _calls(strength, threshold):
+    """P(the model bids) for a hand of ``strength`` against the heuristic's ``threshold``."""
+    return 1.0 / (1.0 + np.exp(-(strength - threshold + 0.5) / BID_SCALE))
+
+
+@nb.njit(cache=True)
+def auction_likelihood(seat, dealer, dealt, usable, upcard, passes1, banned, passes2, maker,
+                       named):
+    """The likelihood of the auction so far, seat ``seat``'s own calls left out, given each
+    seat's dealt hand (``dealt``, base order; only seats with ``usable[s]``): ``passes1``
+    seats from the dealer's left passed in round one (read only with the ``upcard``, a base
+    id, known), then ``maker`` (-1: none yet) ordered it up if ``named`` < 0; else all four
+    passed, ``passes2`` passed in round two (``banned`` the turned-down suit), and ``maker``
+    named ``named`` (a dealer that names is left out: it may have been stuck)."""
+    like = 1.0
+    if upcard >= 0:
+        for i in range(1, passes1 + 1):
+            s = (dealer + i) % 4
+            if s != seat and usable[s]:
+                like *= 1.0 - _calls(policies.round_one_strength(s, dealer, dealt[s], upcard),
+                                     policies.ORDER_UP_THRESHOLD)
+        if maker >= 0 and named < 0 and maker != seat and usable[maker]:
+            like *= _calls(policies.round_one_strength(maker, dealer, dealt[maker], upcard),
+                           policies.ORDER_UP_THRESHOLD)
+    if banned >= 0:
+        for i in range(1, passes2 + 1):
+            s = (dealer + i) % 4
+            if s != seat and usable[s]:
+                like *= 1.0 - _calls(policies.best_suit(dealt[s], banned)[1],
+                                     policies.NAME_TRUMP_THRESHOLD)
+        if maker >= 0 and named >= 0 and maker != seat and maker != dealer and usable[maker]:
+            like *= _calls(policies.hand_strength(to_trump(dealt[maker], named), named),
+                           policies.NAME_TRUMP_THRESHOLD)
+    return like
+
+
+@nb.njit(cache=True)
+def _weighted(ctx, seat, worlds, dealer, view, in_play, upcard, passes1, banned, passes2,
+              maker, named):
+    """``worlds`` drawn worlds (rows of the sampler's ``drawn`` masks) resampled by
+    :func:`auction_likelihood` from ``K_CANDIDATES * worlds`` draws; with ``view`` (trump
+    fixed, ``view[V_TRUMP]``) the hands are in trump order and, ``in_play``, the cards each
+    seat played are added back; a dealer that picked the upcard up is not read."""
+    out = np.zeros((worlds, HOLDERS), np.uint64)
+    if worlds == 0:
+        return out
+    n = K_CANDIDATES * worlds
+    pool = np.empty((n, HOLDERS), np.uint64)
+    weights = np.empty(n, np.float64)
+    masks = ctx[3]
+    dealt = np.zeros(N_SEATS, np.uint64)
+    usable = np.ones(N_SEATS, np.bool_)
+    trump = view[V_TRUMP] if view.shape[0] > 0 else -1
+    if trump >= 0 and view[V_PICKED_UP]:
+        usable[dealer] = False
+    for i in range(n):
+        sampling.draw(ctx[10], ctx[1], masks[2])
+        for h in range(HOLDERS):
+            pool[i, h] = masks[2, h]
+        for s in range(N_SEATS):
+            m = masks[1, s] | masks[2, s]
+            if trump >= 0:
+                if in_play:
+                    for c in range(48):
+                        if view[V_PLAYED_BY + c] == s:
+                            m |= bit(c)
+                m = from_trump(m, trump)
+            dealt[s] = m
+        weights[i] = auction_likelihood(seat, dealer, dealt, usable, upcard, passes1, banned,
+                                        passes2, maker, named)
+    picks = np.empty(worlds, np.int64)
+    sampling.resample(ctx[10], weights, n, picks)
+    for j in range(worlds):
+        out[j] = pool[picks[j]]
+    return out
+
+
+NO_VIEW = np.zeros(0, np.int64)
+
+
+@nb.njit(cache=True)
+def _bid_pool(ctx, policy, worlds, seat, dealer, upcard, banned, passes):
+    """Weighted worlds while bidding: round one (``upcard`` >= 0) after ``passes`` passes,
+    or round two (``banned``, the upcard not known) after all four passed and ``passes``
+    more; none for ``pimc-uniform``, ``dd`` or with no seat's pass to read."""
+    w = worlds if inferring(policy) and passes > 0 else 0
+    if upcard >= 0:
+        return _weighted(ctx, seat, w, dealer, NO_VIEW, False, upcard, passes, -1, 0, -1, -1)
+    return _weighted(ctx, seat, w, dealer, NO_VIEW, False, -1, 4, banned, passes, -1, -1)
+
+
+@nb.njit(cache=True)
+def _made_pool(ctx, policy, worlds, seat, view, in_play):
+    """Weighted worlds once trump is made (the whole auction read from ``view``)."""
+    if not inferring(policy) or view[V_MAKER] < 0:
+        return _weighted(ctx, seat, 0, 0, view, in_play, -1, 0, -1, 0, -1, -1)
+    trump, dealer, maker = view[V_TRUMP], view[V_DEALER], view[V_MAKER]
+    upcard = lowest_bit(from_trump(bit(view[V_UPCARD]), trump))
+    before = (maker - dealer - 1) % 4  # the seats that passed before the maker's call
+    w = worlds
+    if upcard // 13 == trump:  # ordered up in round one
+        return _weighted(ctx, seat, w, dealer, view, in_play, upcard, before, -1, 0, maker, -1)
+    return _weighted(ctx, seat, w, dealer, view, in_play, upcard, 4, upcard // 13, before,
+                     maker, trump)
 
 
 @nb.njit(cache=True)
@@ -299,8 +430,9 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     n_legal = popcount(legal)
     sums[:] = 0
     worlds = n_worlds(policy)
+    pool = _made_pool(ctx, policy, worlds, seat, view, True)
     for w in range(worlds):
-        _world(ctx, omniscient, trump, view[V_ACTIVE])
+        _world(ctx, omniscient, trump, view[V_ACTIVE], pool, w)
         k = solver.solve_moves(pub, view[V_LEADER], trick, n, trump, alone, tab, cards_out,
                                values_out)
         for i in range(k):
@@ -446,8 +578,9 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
     span = net_span(seat, seat, -1, -1)
     sums[:] = 0
     worlds = bid_worlds(policy)
+    pool = _bid_pool(ctx, policy, worlds, seat, dealer, upcard, -1, (seat - dealer - 1) % 4)
     for w in range(worlds):
-        _world(ctx, omniscient, -1, 15)
+        _world(ctx, omniscient, -1, 15, pool, w)
         if seat != dealer:
             v = _ordered_value(pub, rh, cards, dealer, upcard, seat, tab, omniscient)
             sums[0] += net_points(v, seat, seat, -1, -1)
@@ -497,8 +630,10 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
     rh = np.zeros(N_SEATS, np.uint64)
     sums[:] = 0
-    for _ in range(bid_worlds(policy)):
-        _world(ctx, omniscient, -1, 15)
+    worlds = bid_worlds(policy)
+    pool = _bid_pool(ctx, policy, worlds, seat, dealer, -1, banned, (seat - dealer - 1) % 4)
+    for w in range(worlds):
+        _world(ctx, omniscient, -1, 15, pool, w)
         if not stuck:
             sums[PASS] += _after_pass(pub, seat, dealer, 0, banned, False, tab, -1, rh, cards,
                                       omniscient)
@@ -534,8 +669,9 @@ def _dealer_sums(policy, hand, upcard, trump, st, view, ctx, for_discard):
     span = net_span(dealer, maker, -1, -1)
     sums[:] = 0
     worlds = bid_worlds(policy)
+    pool = _made_pool(ctx, policy, worlds, dealer, view, False)
     for w in range(worlds):
-        _world(ctx, omniscient, trump, 15)
+        _world(ctx, omniscient, trump, 15, pool, w)
         if not for_discard:  # leaving the card: only the pick-up question asks
             if omniscient:
                 pub[dealer] = _public(hand, trump)
@@ -617,8 +753,9 @@ def search_go_alone(policy, seat, hand, view, st, ctx):
     span = max(hi, hi_alone) - min(lo, lo_alone)  # both options' values lie within
     sums[:] = 0
     worlds = bid_worlds(policy)
+    pool = _made_pool(ctx, policy, worlds, seat, view, False)
     for w in range(worlds):
-        _world(ctx, omniscient, trump, 15)
+        _world(ctx, omniscient, trump, 15, pool, w)
         if omniscient:
             v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
         else:

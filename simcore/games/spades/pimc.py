@@ -22,8 +22,13 @@ A hybrid, because exact solves of every world are not affordable early in the ha
 * **bid**: each bid (nil, 1 ... 13) scored in every world by a heuristic rollout of the whole
   hand, the seats still to bid bidding like the heuristic in that world; ``--policy nil=never``
   takes nil out of the options.  Blind nil and the blind-nil exchange: the heuristic's.
-* Bids and passes are not evidence: the worlds use card facts only (own hand, cards played and
-  by whom, voids shown, a spade led before spades broke, the cards the seat passed its partner).
+* **worlds**: the card facts are hard (own hand, cards played and by whom, voids shown, a
+  spade led before spades broke, the cards the seat passed its partner): every world fits
+  them.  ``pimc:W`` also reads the other seats' bids (:func:`bid_likelihood`, a model of a
+  bidder: the heuristic's bid made stochastic): it draws ``K_CANDIDATES * W`` worlds
+  uniformly among those the card facts allow, weights each by the likelihood of every other
+  seat's bid given that seat's dealt hand in the world, and resamples W of them by weight
+  (:func:`simcore.sampling.resample`).  ``pimc-uniform:W`` uses the W uniform worlds.
 
 ``dd`` makes the same evaluation on the true deal (one world: every hand seen); it is labelled
 omniscient in the manifest and ``describe``.
@@ -41,9 +46,10 @@ import numpy as np
 from simcore import sampling
 from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
                                      C_VALUES, DD, PlayPolicies, best_card, context_head,
-                                     decision_stream, n_worlds, played_by, search_hook,
-                                     search_kernels)
-from simcore.games.searching import PIMC  # noqa: F401  (pimc:W is PIMC + W)
+                                     decision_stream, inferring, n_worlds, played_by,
+                                     search_hook, search_kernels)
+# pimc:W is INFER + W, pimc-uniform:W is PIMC + W
+from simcore.games.searching import INFER, PIMC  # noqa: F401
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
 from simcore.games.spades import engine, policies, solver
 from simcore.games.spades.layout import (ALL_CARDS, N_SEATS, N_TRICKS, R_BAG_LIMIT, R_BAG_PENALTY,
@@ -59,15 +65,25 @@ BUDGET = 200_000  # nodes per solve before a world falls back to rollouts
 MAX_STATES = 4096  # capacity states of a Spades observation: at most 14**3
 NIL_NEVER = 1  # policies' nil mode "never"
 K_PLAY, K_BID = 1, 2  # decision kinds, folded into each decision's stream
+# The bidder model (pimc:W): a bid b of 1 ... 13 has weight exp(-BID_SPREAD * |b - h|), h the
+# heuristic's bid of the hand; nil has probability NIL_LIKELY where the heuristic bids nil,
+# NIL_NEAR where its bid is NIL_NEAR_BID or less, NIL_FAR otherwise (never 0: a bid is soft
+# evidence, so no world the card facts allow is ruled out).
+K_CANDIDATES = 8  # uniform worlds drawn per world used
+BID_SPREAD = 1.0
+NIL_LIKELY, NIL_NEAR, NIL_FAR, NIL_NEAR_BID = 0.9, 0.05, 0.002, 2
 
-PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS, infer=True)
 OMNISCIENT = ("dd",)
 NOTES = (
     f"pimc, pimc:W (W worlds, default {DEFAULT_WORLDS}): a whole searching player: its seat "
     f"plays and bids (nil included) over W deals of the unseen cards: exact open-hand solves "
     f"once it holds {EXACT_CARDS} cards or fewer, heuristic rollouts before; blind nil and the "
     "exchange stay the heuristic's; DECISION=NAME policies apply only to the other seats "
-    "(nil=never also keeps a searching seat off nil)",
+    "(nil=never also keeps a searching seat off nil); the deals are weighted by how likely "
+    "they make the other seats' bids",
+    "pimc-uniform, pimc-uniform:W: pimc with the deals uniform among those the cards seen "
+    "allow (bids are not read)",
     "dd: omniscient (sees every hand): the same evaluation on the true deal; labelled "
     "omniscient in the manifest",
 )
@@ -167,6 +183,110 @@ def _world(ctx, omniscient):
         sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
     for s in range(N_SEATS):
         pub[s] = hands[s] if omniscient else masks[1, s] | masks[2, s]
+
+
+# ---------------------------------------------------------------- bids as evidence
+
+
+@nb.njit(cache=True)
+def bid_likelihood(dealt, bid, partner_bid):
+    """P(``bid`` | the 13 cards ``dealt``) under the bidder model (a stochastic heuristic,
+    ``policies.choose_bid``): ``partner_bid`` is the partner's bid if it was made first, else
+    -1 (the heuristic caps its bid at 13 less the partner's and bids no second nil)."""
+    h = (policies.estimate_tricks(dealt) + 5) // 10
+    if partner_bid > 0:
+        h = min(h, 13 - partner_bid)
+    h = max(1, min(13, h))
+    if partner_bid == 0:
+        q = NIL_FAR
+    elif policies.nil_hand(dealt, partner_bid):
+        q = NIL_LIKELY
+    elif h <= NIL_NEAR_BID:
+        q = NIL_NEAR
+    else:
+        q = NIL_FAR
+    if bid == 0:
+        return q
+    z = 0.0
+    for b in range(1, 14):
+        z += np.exp(-BID_SPREAD * abs(b - h))
+    return (1.0 - q) * np.exp(-BID_SPREAD * abs(bid - h)) / z
+
+
+@nb.njit(cache=True)
+def evidence(seat, view):
+    """How many other seats' bids ``seat`` reads: those bid (not blind nil) on a side with no
+    blind nil (whose exchange changes the hands after the bids)."""
+    n = 0
+    for s in range(N_SEATS):
+        if s != seat and view[V_BIDS + s] >= 0 and not view[V_BLIND + s] \
+                and not view[V_BLIND + ((s + 2) & 3)]:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def world_likelihood(seat, view, hands, in_play):
+    """The likelihood of the other seats' bids in the world ``hands`` (each seat's cards now;
+    ``in_play``: add the cards each has played to get its dealt hand)."""
+    first = (view[V_DEALER] + 1) & 3
+    like = 1.0
+    for s in range(N_SEATS):
+        p = (s + 2) & 3
+        if s == seat or view[V_BIDS + s] < 0 or view[V_BLIND + s] or view[V_BLIND + p]:
+            continue
+        dealt = hands[s]
+        if in_play:
+            played = np.uint64(view[V_PLAYED])
+            while played:
+                c = lowest_bit(played)
+                played &= played - np.uint64(1)
+                if view[V_PLAYED_BY + c] == s:
+                    dealt |= bit(c)
+        partner_bid = view[V_BIDS + p] if (p - first) & 3 < (s - first) & 3 else -1
+        like *= bid_likelihood(dealt, view[V_BIDS + s], partner_bid)
+    return like
+
+
+@nb.njit(cache=True)
+def weighted_worlds(ctx, view, seat, worlds, in_play):
+    """``worlds`` worlds (rows of seats' hands) resampled by :func:`world_likelihood` from
+    ``K_CANDIDATES * worlds`` draws of the sampler :func:`_prepare` set up; none if
+    ``worlds`` is 0 (no draw then)."""
+    out = np.zeros((worlds, N_SEATS), np.uint64)
+    if worlds == 0:
+        return out
+    n = K_CANDIDATES * worlds
+    pool = np.empty((n, N_SEATS), np.uint64)
+    weights = np.empty(n, np.float64)
+    masks = ctx[C_MASKS]
+    for i in range(n):
+        sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
+        for s in range(N_SEATS):
+            pool[i, s] = masks[1, s] | masks[2, s]
+        weights[i] = world_likelihood(seat, view, pool[i], in_play)
+    picks = np.empty(worlds, np.int64)
+    sampling.resample(ctx[C_ST], weights, n, picks)
+    for j in range(worlds):
+        out[j] = pool[picks[j]]
+    return out
+
+
+@nb.njit(cache=True)
+def _pool(ctx, policy, view, seat, in_play):
+    """The weighted worlds of an inferring policy with evidence to read (else none: the
+    worlds are then drawn one by one, uniformly)."""
+    w = n_worlds(policy) if inferring(policy) and evidence(seat, view) > 0 else 0
+    return weighted_worlds(ctx, view, seat, w, in_play)
+
+
+@nb.njit(cache=True)
+def _next_world(ctx, omniscient, pool, i):
+    """World i: the pool's if there is one, else the next draw (or the true hands)."""
+    if pool.shape[0] > 0:
+        ctx[C_PUB][:] = pool[i]
+    else:
+        _world(ctx, omniscient)
 
 
 # ---------------------------------------------------------------- scoring
@@ -316,11 +436,12 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     if not _prepare(ctx, unseen, omniscient):
         return policies.heuristic_play(seat, hand, legal, view, st)
     _seed(ctx, st, seat, K_PLAY, popcount(np.uint64(view[V_PLAYED])))
+    pool = _pool(ctx, policy, view, seat, True)
     exact = popcount(hand) <= EXACT_CARDS
     sums = ctx[C_SUMS]
     sums[:] = 0
-    for _ in range(n_worlds(policy)):
-        _world(ctx, omniscient)
+    for i in range(n_worlds(policy)):
+        _next_world(ctx, omniscient, pool, i)
         if exact and _exact_scores(ctx, view, seat, legal):
             continue
         m = legal
@@ -365,8 +486,9 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
     must_break = ctx[C_RULES][R_MUST_BREAK] != 0
     sums[:] = 0
     first = 1 if nil_mode == NIL_NEVER else 0
-    for _ in range(n_worlds(policy)):
-        _world(ctx, omniscient)
+    pool = _pool(ctx, policy, view, seat, False)
+    for i in range(n_worlds(policy)):
+        _next_world(ctx, omniscient, pool, i)
         for b in range(first, 14):
             rv[:] = view
             rv[V_BIDS + seat] = b
