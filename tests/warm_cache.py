@@ -2,10 +2,10 @@
 
 Both pytest-xdist workers would otherwise compile the same kernels at the same time (each
 game's tests and the cross-game tests land on different workers), paying every compile twice.
-Run by ``tests/conftest.py`` in the controlling process: a pool of two processes, one game
-each at a time, longest compile first, so each kernel compiles exactly once per suite.
+Run by ``tests/conftest.py`` in the controlling process: a pool of two processes, one entry
+of ``GAMES`` each at a time, so each kernel compiles exactly once per suite.
 
-``python tests/warm_cache.py [GAME ...]`` does the same by hand.
+``python tests/warm_cache.py [ENTRY ...]`` does the same by hand.
 """
 
 from __future__ import annotations
@@ -16,10 +16,16 @@ import subprocess
 import sys
 import time
 
-# Longest compile first, so the two processes finish together.  "pimc:GAME" is a game's
-# search-policy kernel set (its own cached kernels, compiled only for a pimc/dd run).
-GAMES = ("pimc:euchre", "pimc:spades", "pimc:trump-friend", "pimc:gin-rummy", "trump-friend",
-         "spades", "gin-rummy", "dummy", "euchre")
+# "solve:GAME" is a trick game's open-hand solver (a small solve and its DD-table kernel),
+# "pimc:GAME" its search-policy kernel set (compiled only for a pimc/dd run), "GAME" its engine.
+# The open-hand search itself (simcore/solver/) is one kernel per objective shared by every
+# game: Euchre's solver compiles the trick-counting one, Trump Friend's the card-points one,
+# side by side first, so that the search policies and Spades' solver load both from the cache
+# instead of two processes compiling the same search at once.  Then the longest compile first,
+# so the two processes finish together.
+GAMES = ("solve:euchre", "solve:trump-friend", "pimc:euchre", "pimc:spades", "pimc:trump-friend",
+         "pimc:gin-rummy", "solve:spades", "trump-friend", "gin-rummy", "dummy", "spades",
+         "euchre")
 
 
 # A two-card ending per trick game: compiles its open-hand solver (value and moves).
@@ -30,25 +36,26 @@ ENDINGS = {
 }
 
 
-def warm(game: str) -> None:
-    """Compile ``game``'s kernels: a tiny batch in hands and games mode, and for the trick
-    games a small open-hand solve and the DD-table kernel (run on no deals)."""
+def warm(entry: str) -> None:
+    """Compile an entry's kernels: ``GAME`` a tiny batch in hands and games mode,
+    ``solve:GAME`` a small open-hand solve and the DD-table kernel (run on no deals),
+    ``pimc:GAME`` a tiny batch with a searching seat."""
     import numpy as np
 
     import simcore
     from simcore import games
 
-    if game.startswith("pimc:"):
-        game = game.split(":", 1)[1]
+    kind, _, game = entry.rpartition(":")
+    if kind == "pimc":
         if "pimc" in games.get(game).play_policies:  # a game without search policies yet: nothing
             simcore.simulate(game, 2, seed=1, policy=["0=pimc:2"])
-        return
-    simcore.simulate(game, 4, seed=1)
-    simcore.simulate(game, 2, seed=1, mode="games")
-    if game in ENDINGS:
+    elif kind == "solve":
         hands, state = ENDINGS[game]
         simcore.solve(game, hands, leader=0, **state)
         _empty_table_kernel(games.get(game), np)
+    else:
+        simcore.simulate(game, 4, seed=1)
+        simcore.simulate(game, 2, seed=1, mode="games")
 
 
 def _empty_table_kernel(game, np) -> None:
@@ -69,10 +76,10 @@ def _empty_table_kernel(game, np) -> None:
                          np.zeros((5, 0), np.int8), np.zeros((5, 0), np.int8))
 
 
-def _warm_in_subprocess(game: str) -> tuple[str, float, int, str]:
+def _warm_in_subprocess(entry: str) -> tuple[str, float, int, str]:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, __file__, "--one", game], capture_output=True, text=True)
-    return game, time.perf_counter() - started, done.returncode, done.stderr[-2000:]
+    done = subprocess.run([sys.executable, __file__, "--one", entry], capture_output=True, text=True)
+    return entry, time.perf_counter() - started, done.returncode, done.stderr[-2000:]
 
 
 def warm_all(games=GAMES, processes: int = 2) -> list[tuple[str, float, int, str]]:

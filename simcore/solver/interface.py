@@ -70,8 +70,20 @@ def _exact_of(tab, tlen, leader, broken, depth, lo, hi, first, points):
                   np.int64(lo), np.int64(hi), np.int64(first), points)
 
 
-@nb.njit(cache=True)
+# The public entry points below are inlined wrappers that pass every number on as a run-time
+# int64 and ``broken`` as a bool (only ``points`` stays literal): each compile of an entry point
+# optimises the whole search linked into it again, so one per literal constant or integer type
+# of its callers would each cost a full copy.
+
+
+@nb.njit(inline="always", cache=True)
 def value_of(tab, tlen, leader, broken, points):
+    """Exact value of the position set up in tab (see _value_of)."""
+    return _value_of(tab, np.int64(tlen), np.int64(leader), np.bool_(broken), points)
+
+
+@nb.njit(cache=True)
+def _value_of(tab, tlen, leader, broken, points):
     """Exact value of the position set up in tab (hands in tab[T_HANDS], the trick in
     tab[T_STACK][:tlen], solver ids); ``points`` a literal (see above), true iff the position's
     cards carry points.
@@ -92,19 +104,32 @@ def value_of(tab, tlen, leader, broken, points):
     return _exact_of(tab, tlen, leader, broken, tlen, 0, hi, first, points)
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def value_from_of(tab, tlen, leader, broken, first, points):
     """value_of with the first search at ``first`` (a guess of the game's below the value:
-    see value_of; outside 1..the most possible, value_of's start)."""
+    see _value_of; outside 1..the most possible, value_of's start)."""
+    return _value_from_of(tab, np.int64(tlen), np.int64(leader), np.bool_(broken),
+                          np.int64(first), points)
+
+
+@nb.njit(cache=True)
+def _value_from_of(tab, tlen, leader, broken, first, points):
     ctx = tab[T_CTX]
     hi = upper_bound(ctx, tab[T_HANDS], tab[T_STACK], 0, tlen)
     if points or nil_seat(ctx) >= 0 or not 0 < first <= hi:
-        return value_of(tab, tlen, leader, broken, points)
+        return _value_of(tab, tlen, leader, broken, points)
     return _exact_of(tab, tlen, leader, broken, tlen, 0, hi, first, points)
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def at_least_of(tab, tlen, leader, broken, target, points):
+    """One boolean search of the position set up in tab (see _at_least_of)."""
+    return _at_least_of(tab, np.int64(tlen), np.int64(leader), np.bool_(broken),
+                        np.int64(target), points)
+
+
+@nb.njit(cache=True)
+def _at_least_of(tab, tlen, leader, broken, target, points):
     """One boolean search of the position set up in tab: 1 if the maximising side gets at
     least ``target`` from here with best play (a nil: if the nil seat can be made to take
     ``target`` tricks), 0 if not, -1 when the node budget ran out.  Far cheaper than the exact value
@@ -117,9 +142,15 @@ def at_least_of(tab, tlen, leader, broken, target, points):
     return 1 if ok else 0
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def value_between_of(tab, tlen, leader, broken, lo, hi, points):
     """Exact value of the position set up in tab when it is known to lie in lo..hi."""
+    return _value_between_of(tab, np.int64(tlen), np.int64(leader), np.bool_(broken),
+                             np.int64(lo), np.int64(hi), points)
+
+
+@nb.njit(cache=True)
+def _value_between_of(tab, tlen, leader, broken, lo, hi, points):
     return _exact_of(tab, tlen, leader, broken, tlen, lo, hi, -1, points)
 
 
@@ -134,8 +165,15 @@ def _around(value, hi, maxing):
     return low, hi, low + 1
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def move_values_of(tab, tlen, leader, broken, cards_out, values_out, points):
+    """Every legal card of the player to move and its exact value (see _move_values_of)."""
+    return _move_values_of(tab, np.int64(tlen), np.int64(leader), np.bool_(broken), cards_out,
+                           values_out, points)
+
+
+@nb.njit(cache=True)
+def _move_values_of(tab, tlen, leader, broken, cards_out, values_out, points):
     """Every legal card of the player to move (solver ids) and the exact value after it; the
     number of cards, or -1 when the solve ran out of its node budget (see set_budget).
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from simcore.cards import bit, lowest_bit, popcount
 from simcore.solver.context import (
@@ -180,6 +182,28 @@ def _boundary_tricks(tab, depth, leader, broken, target):
     return r, best
 
 
+def _boundary(tab, depth, leader, broken, target, points):
+    """Open a trick-boundary node: _boundary_points or _boundary_tricks by ``points``."""
+    if points:
+        return _boundary_points(tab, depth, leader, broken, target)
+    return _boundary_tricks(tab, depth, leader, broken, target)
+
+
+@overload(_boundary, inline="always", prefer_literal=True)
+def _boundary_typed(tab, depth, leader, broken, target, points):
+    """With ``points`` a literal (as the search is compiled, see interface.py), only that
+    objective's boundary is typed and compiled: the other's bounds and end-game solvers (three
+    or two tricks of five seats; quick, sure and later tricks, the nil bounds) would otherwise
+    be compiled into every search, where they are dead code."""
+    if isinstance(points, types.BooleanLiteral):
+        if points.literal_value:
+            return lambda tab, depth, leader, broken, target, points: _boundary_points(
+                tab, depth, leader, broken, target)
+        return lambda tab, depth, leader, broken, target, points: _boundary_tricks(
+            tab, depth, leader, broken, target)
+    return _boundary
+
+
 @nb.njit(inline="always", cache=True, _nrt=False)
 def _mid_trick(tab, depth, tlen, leader, target):
     """Open a node in the middle of a trick: (0/1 when the nil bounds or second hand's sure
@@ -233,10 +257,7 @@ def _enter(tab, depth, points):
     target = frame[F_TARGET]
     best = -1
     if frame[F_TLEN] == 0:
-        if points:
-            r, best = _boundary_points(tab, depth, leader, frame[F_BROKEN] != 0, target)
-        else:
-            r, best = _boundary_tricks(tab, depth, leader, frame[F_BROKEN] != 0, target)
+        r, best = _boundary(tab, depth, leader, frame[F_BROKEN] != 0, target, points)
         mover = leader
     else:
         r, mover = _mid_trick(tab, depth, frame[F_TLEN], leader, target)

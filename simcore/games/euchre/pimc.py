@@ -532,9 +532,19 @@ def bid_worlds(policy):
 # ---------------------------------------------------------------- bidding
 
 
-@nb.njit(cache=True)
+# _after_pass and _dealer_sums call the solver: their callers' constants go through inlined
+# wrappers as run-time values, so each compiles once (see simcore.games.euchre.solver).
+@nb.njit(inline="always", cache=True)
 def _after_pass(pub, seat, dealer, upcard, banned, round_one, tab, ordered, rh, cards,
                 omniscient):
+    return _after_pass_of(pub, np.int64(seat), np.int64(dealer), np.int64(upcard),
+                          np.int64(banned), np.bool_(round_one), tab, np.int64(ordered), rh,
+                          cards, np.bool_(omniscient))
+
+
+@nb.njit(cache=True)
+def _after_pass_of(pub, seat, dealer, upcard, banned, round_one, tab, ordered, rh, cards,
+                   omniscient):
     """Net points for ``seat`` in world ``pub`` if it passes now and the bidding goes on as
     the heuristic bids (every seat, its own later turn included); 0 if thrown in.
     ``ordered``: the value of the upcard ordered up in this world by ``seat`` (-1: not valued
@@ -648,8 +658,14 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     return best if stuck or sums[best] > sums[PASS] else -1
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def _dealer_sums(policy, hand, upcard, trump, st, view, ctx, for_discard):
+    return _dealer_sums_of(policy, hand, np.int64(upcard), np.int64(trump), st, view, ctx,
+                           np.bool_(for_discard))
+
+
+@nb.njit(cache=True)
+def _dealer_sums_of(policy, hand, upcard, trump, st, view, ctx, for_discard):
     """The dealer's options on the same worlds: sums[0] leaving the upcard, sums[1 + j]
     discarding the j-th lowest card of ``hand`` (the five, upcard kept).  False if the
     sampler could not.  The worlds stop once the answer is settled: the best discard

@@ -57,17 +57,35 @@ def _setup(hands, leader, trick, trick_len, trump, alone, count, tab):
         stack[i] = lowest_bit(to_solver(bit(trick[i]), trump))
 
 
-@nb.njit(cache=True)
+# The solver's entry points are thin inlined wrappers that pass every number on as a run-time
+# int64 (and every flag as a bool): Numba compiles a function once per argument type and per
+# literal constant, and each compile of an entry point optimises the whole search linked into
+# it again, so callers passing -1, 0 or an int8 read from a view would each cost a full copy.
+
+
+@nb.njit(inline="always", cache=True)
 def solve_value(hands, leader, trick, trick_len, trump, alone, tab):
     """Tricks won by seats 0+2 from here on (current trick included)."""
+    return _solve_value(hands, np.int64(leader), trick, np.int64(trick_len), np.int64(trump),
+                        np.int64(alone), tab)
+
+
+@nb.njit(cache=True)
+def _solve_value(hands, leader, trick, trick_len, trump, alone, tab):
     _setup(hands, leader, trick, trick_len, trump, alone, 0b0101, tab)
     return search.value_of(tab, trick_len, leader, False, False)  # no card points
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def solve_moves(hands, leader, trick, trick_len, trump, alone, tab, cards_out, values_out):
     """Every legal card of the player to move (public ids) and its value; returns how many
     (-1 when the table's node budget ran out: simcore.solver.set_budget)."""
+    return _solve_moves(hands, np.int64(leader), trick, np.int64(trick_len), np.int64(trump),
+                        np.int64(alone), tab, cards_out, values_out)
+
+
+@nb.njit(cache=True)
+def _solve_moves(hands, leader, trick, trick_len, trump, alone, tab, cards_out, values_out):
     _setup(hands, leader, trick, trick_len, trump, alone, 0b0101, tab)
     k = search.move_values_of(tab, trick_len, leader, False, cards_out, values_out, False)
     for i in range(k):
@@ -111,9 +129,15 @@ def _with_pickup(tab, dealer, upcard_solver, leader, dealer_maximises):
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def _table_entry(hands, dealer, upcard, trump, alone, tab):
     """One DD column: nobody alone (alone = -1, tricks of 0+2) or seat ``alone`` alone."""
+    return _table_entry_of(hands, np.int64(dealer), np.int64(upcard), np.int64(trump),
+                           np.int64(alone), tab)
+
+
+@nb.njit(cache=True)
+def _table_entry_of(hands, dealer, upcard, trump, alone, tab):
     count = 0b0101 if alone < 0 else 1 << alone
     leader = (dealer + 1) % 4 if alone < 0 else (alone + 1) % 4
     _setup(hands, leader, NO_TRICK, 0, trump, alone, count, tab)

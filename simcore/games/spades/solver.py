@@ -53,9 +53,21 @@ def _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     return broken
 
 
-@nb.njit(cache=True)
+# The solver's entry points are thin inlined wrappers that pass every number on as a run-time
+# int64 (and every flag as a bool): Numba compiles a function once per argument type and per
+# literal constant, and each compile of an entry point optimises the whole search linked into
+# it again, so callers passing -1, 0 or an int8 read from a view would each cost a full copy.
+
+
+@nb.njit(inline="always", cache=True)
 def solve_value(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     """Tricks won by seats 0+2 from here on (nil = -1), or the nil value of seat ``nil``."""
+    return _solve_value(hands, np.int64(leader), trick, np.int64(trick_len), np.bool_(broken),
+                        np.bool_(must_break), np.int64(nil), tab)
+
+
+@nb.njit(cache=True)
+def _solve_value(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
     if nil >= 0:
         return search.value_of(tab, trick_len, leader, b, False)  # no card points
@@ -86,21 +98,34 @@ def _first_target(hands, tab, trick_len):
     return np.int64(np.floor(guess + 0.5))
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def nil_holds(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     """1 if seat ``nil`` can be held to no trick from here with best play (its nil value is 0),
     0 if not, -1 when the table's node budget ran out: the one search "at least one trick?" of
     the nil value, without the further searches that count a failing nil's tricks (on full
     deals the count costs 10-100 times the answer)."""
+    return _nil_holds(hands, np.int64(leader), trick, np.int64(trick_len), np.bool_(broken),
+                      np.bool_(must_break), np.int64(nil), tab)
+
+
+@nb.njit(cache=True)
+def _nil_holds(hands, leader, trick, trick_len, broken, must_break, nil, tab):
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
     r = search.at_least_of(tab, trick_len, leader, b, 1, False)
     return r if r < 0 else 1 - r
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def solve_moves(hands, leader, trick, trick_len, broken, must_break, nil, tab, cards_out, values_out):
     """Every legal card of the player to move (public ids) and its value; returns how many
     (-1 when the table's node budget ran out: simcore.solver.set_budget)."""
+    return _solve_moves(hands, np.int64(leader), trick, np.int64(trick_len), np.bool_(broken),
+                        np.bool_(must_break), np.int64(nil), tab, cards_out, values_out)
+
+
+@nb.njit(cache=True)
+def _solve_moves(hands, leader, trick, trick_len, broken, must_break, nil, tab, cards_out,
+                 values_out):
     b = _setup(hands, leader, trick, trick_len, broken, must_break, nil, tab)
     k = search.move_values_of(tab, trick_len, leader, b, cards_out, values_out, False)
     for i in range(k):

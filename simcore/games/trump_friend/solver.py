@@ -74,17 +74,35 @@ def _setup(hands, leader, trick, trick_len, trump, team, tab):
         stack[i] = 16 * (c // 13) + (c % 13 + 11) % 13
 
 
-@nb.njit(cache=True)
+# The solver's entry points are thin inlined wrappers that pass every number on as a run-time
+# int64 (and every flag as a bool): Numba compiles a function once per argument type and per
+# literal constant, and each compile of an entry point optimises the whole search linked into
+# it again, so callers passing -1, 0 or an int8 read from a view would each cost a full copy.
+
+
+@nb.njit(inline="always", cache=True)
 def solve_value(hands, leader, trick, trick_len, trump, team, tab):
     """Card points won by the seats of ``team`` from here on (current trick included)."""
+    return _solve_value(hands, np.int64(leader), trick, np.int64(trick_len), np.int64(trump),
+                        np.int64(team), tab)
+
+
+@nb.njit(cache=True)
+def _solve_value(hands, leader, trick, trick_len, trump, team, tab):
     _setup(hands, leader, trick, trick_len, trump, team, tab)
     return search.value_of(tab, trick_len, leader, False, True)  # cards carry points
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def solve_moves(hands, leader, trick, trick_len, trump, team, tab, cards_out, values_out):
     """Every legal card of the player to move (public ids) and its value; returns how many
     (-1 when the table's node budget ran out: simcore.solver.set_budget)."""
+    return _solve_moves(hands, np.int64(leader), trick, np.int64(trick_len), np.int64(trump),
+                        np.int64(team), tab, cards_out, values_out)
+
+
+@nb.njit(cache=True)
+def _solve_moves(hands, leader, trick, trick_len, trump, team, tab, cards_out, values_out):
     _setup(hands, leader, trick, trick_len, trump, team, tab)
     k = search.move_values_of(tab, trick_len, leader, False, cards_out, values_out, True)
     for i in range(k):
