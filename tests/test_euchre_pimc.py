@@ -197,7 +197,7 @@ def test_weighted_worlds_follow_the_exact_posterior_of_the_auction():
     counts = dict.fromkeys(keys, 0)
     for d in range(1000):
         ctx[10][0] = np.uint64(7000 + d)
-        for row in pimc._made_pool(ctx, pimc.INFER + 10, 1, v, True):
+        for row in pimc._made_pool(ctx, pimc.INFER + 10, 10, 1, v, True):
             counts[tuple(int(r) | k for r, k in zip(row, known))] += 1  # KeyError: ruled out
     obs = np.array([counts[k] for k in keys], np.float64)
     p = np.array([post[k] for k in keys])
@@ -208,7 +208,7 @@ def test_weighted_worlds_follow_the_exact_posterior_of_the_auction():
                      np.append(expected[~small], expected[small].sum())).pvalue > 1e-3
     assert chisquare(obs, np.full(len(p), obs.sum() / len(p))).pvalue < 1e-6
     # pimc-uniform reads nothing: no pool, the worlds are drawn one by one
-    assert pimc._made_pool(ctx, pimc.PIMC + 10, 1, v, True).shape[0] == 0
+    assert pimc._made_pool(ctx, pimc.PIMC + 10, 10, 1, v, True).shape[0] == 0
 
 
 def test_the_bidder_model_follows_the_heuristic():
