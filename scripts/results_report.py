@@ -217,7 +217,7 @@ def rows(done) -> list[Row]:
         c = r.claims[0] if r.claims else None
         if c:
             add("gin-first", "Gin Rummy: is the first player favoured?", f"{upper_first(c.verdict)}.", est(c), f"{c.n:,} {c.unit}", holds_at(levels_of(r), [c.key]),
-                "heuristic play, knock at the first chance")
+                "heuristic play (it knocks only with gin)")
     if "dummy" in by:
         r = by["dummy"][0]
         levels = levels_of(r)
