@@ -692,7 +692,7 @@ def pimc_step(table, names, sizes, repeats):
         hands = SEARCH_HANDS[name] // (4 if sizes.quick else 1)
         decisions, seconds, r = search_rate(game, hands, repeats)
         target = DECISION_TARGET[name]
-        worlds = game.play_policies["pimc"] - 10000  # PIMC + W (simcore.games.searching)
+        worlds = game.play_policies.default_worlds
         table.row(name, f"`pimc` (W = {worlds}) decisions of seat {SEARCH_SEAT[name]}, "
                   f"heuristic elsewhere ({hands:,} hands, {decisions:,} decisions, "
                   f"{seconds:.1f} CPU s of search)", 1, f"{r:,.1f} decisions/s",
@@ -726,7 +726,7 @@ def gin_pimc_rate(hands: int, repeats: int, threads: int):
 
 def gin_pimc_step(table, sizes, repeats, threads):
     hands = GIN_PIMC_HANDS // (4 if sizes.quick else 1)
-    worlds = games.get("gin-rummy").play_policies["pimc"] - 10000  # PIMC + W
+    worlds = games.get("gin-rummy").play_policies.default_worlds
     for t in threads:
         r, ms = gin_pimc_rate(hands, repeats, t)
         table.row("gin-rummy", f"`pimc` (W = {worlds}) in seat 0, expert in seat 1 "
