@@ -278,9 +278,19 @@ def auction_likelihood(seat, dealer, dealt, usable, upcard, passes1, banned, pas
     return like
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def _weighted(ctx, seat, worlds, dealer, view, in_play, upcard, passes1, banned, passes2,
               maker, named):
+    """:func:`_weighted_of` with plain int64/bool arguments: one compiled body for every call
+    (literal arguments would each compile their own)."""
+    return _weighted_of(ctx, np.int64(seat), np.int64(worlds), np.int64(dealer), view,
+                        np.bool_(in_play), np.int64(upcard), np.int64(passes1),
+                        np.int64(banned), np.int64(passes2), np.int64(maker), np.int64(named))
+
+
+@nb.njit(cache=True)
+def _weighted_of(ctx, seat, worlds, dealer, view, in_play, upcard, passes1, banned, passes2,
+                 maker, named):
     """``worlds`` drawn worlds (rows of the sampler's ``drawn`` masks) resampled by
     :func:`auction_likelihood` from ``K_CANDIDATES * worlds`` draws; with ``view`` (trump
     fixed, ``view[V_TRUMP]``) the hands are in trump order and, ``in_play``, the cards each
@@ -319,7 +329,6 @@ def _weighted(ctx, seat, worlds, dealer, view, in_play, upcard, passes1, banned,
     return out
 
 
-NO_VIEW = np.zeros(0, np.int64)
 
 
 @nb.njit(cache=True)
@@ -328,9 +337,10 @@ def _bid_pool(ctx, policy, worlds, seat, dealer, upcard, banned, passes):
     or round two (``banned``, the upcard not known) after all four passed and ``passes``
     more; none for ``pimc-uniform``, ``dd`` or with no seat's pass to read."""
     w = worlds if inferring(policy) and passes > 0 else 0
+    no_view = np.zeros(0, np.int64)  # (a global array would be typed read-only: a second body)
     if upcard >= 0:
-        return _weighted(ctx, seat, w, dealer, NO_VIEW, False, upcard, passes, -1, 0, -1, -1)
-    return _weighted(ctx, seat, w, dealer, NO_VIEW, False, -1, 4, banned, passes, -1, -1)
+        return _weighted(ctx, seat, w, dealer, no_view, False, upcard, passes, -1, 0, -1, -1)
+    return _weighted(ctx, seat, w, dealer, no_view, False, -1, 4, banned, passes, -1, -1)
 
 
 @nb.njit(cache=True)
