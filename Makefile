@@ -29,9 +29,10 @@ $(DEV): $(RUNTIME)
 results: $(RUNTIME)
 	$(BIN)/python scripts/make_results.py
 
-# Two workers: each test file runs whole in one of them, so the games' kernels compile side by side.
+# Two workers: each test file runs whole in one of them, so the games' kernels compile side by
+# side; the files go out in collection order, the longest first (tests/conftest.py).
 test: $(DEV)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
 
 bench: $(DEV)
 	$(BIN)/python scripts/bench.py
