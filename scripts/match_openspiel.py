@@ -358,8 +358,12 @@ def euchre_agreement(deals: int, seed: int, policy: str = "heuristic") -> list[s
         elif row["alone_maker"] == row["maker"] ^ 2:
             labels.append("partner alone" if not lone else "MISMATCH: alone")
         elif row["alone_defender"] >= 0:  # only a searching seat: heuristic ones never do
-            labels.append("lone defender" if lone == ([row["alone_maker"]] if
-                          row["alone_maker"] >= 0 else []) else "MISMATCH: alone")
+            # EU-12 asks from the dealer's left: a maker asked after the lone defender decided
+            # against one (OpenSpiel's maker never meets one), so its choice may differ
+            turn = lambda s: (s - dealer - 1) % 4  # noqa: E731
+            after = turn(row["alone_defender"]) < turn(row["maker"])
+            same = lone == ([row["alone_maker"]] if row["alone_maker"] >= 0 else [])
+            labels.append("lone defender" if after or same else "MISMATCH: alone")
         elif lone != ([row["alone_maker"]] if row["alone_maker"] >= 0 else []):
             labels.append("MISMATCH: alone")
         elif [c for _, c in obs.plays] == [_euchre_os_card(c) for c in row["plays"]]:

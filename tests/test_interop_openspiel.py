@@ -116,13 +116,7 @@ def test_euchre_bots_choose_what_simcore_chooses_where_the_rules_coincide():
 EUCHRE_DIFFERENCES = {"same", "partner alone", "lone player's leader", "lone defender"}
 
 
-@pytest.mark.parametrize("policy", [
-    "pimc-uniform:4", "dd",
-    pytest.param("pimc:4", marks=pytest.mark.xfail(strict=True, reason=(
-        "known bug: pimc reading the auction parts from the engine through the glue on a "
-        "round-two lone maker (deal 19 of seed 13: the engine's maker goes alone, the bot "
-        "does not); pimc-uniform agrees on every deal"))),
-])
+@pytest.mark.parametrize("policy", ["pimc:4", "pimc-uniform:4", "dd"])
 def test_euchre_search_bots_decide_as_simcore_given_the_engines_stream(policy):
     """pimc and dd in every seat, the bots drawing the deal's stream as simcore's engine
     does: every bid, discard, lone decision and card is the engine's but for the documented
