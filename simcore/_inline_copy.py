@@ -5,7 +5,7 @@ into a few large kernels.  Numba inlines a function by deep-copying its IR (twic
 mutate and a copy to hand back), block by block; every block's copy also deep-copies the
 function's whole variable scope, so the cost grows with blocks times variables, and nested
 inlining pays it again at every level.  On simcore's kernels that copying was a third of the
-compile (upstream: numba/numba#8989, numba/numba#9204).
+compile (a known Numba issue: "spurious deep copies in inlining").
 
 ``apply()`` replaces ``InlineWorker.inline_ir`` with the same code except for those copies: the
 callee's blocks are copied in one pass with one memo (the scope is copied once and shared by

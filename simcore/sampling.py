@@ -312,6 +312,19 @@ def uniform01(st):
 
 
 @nb.njit(cache=True)
+def resampled_rows(st, pool, weights, m):
+    """``m`` rows of ``pool`` (candidate worlds) picked by :func:`resample` with ``weights``:
+    sampling-importance-resampling, the candidates drawn uniformly and weighted by how likely
+    each makes what was observed."""
+    picks = np.empty(m, np.int64)
+    resample(st, weights, pool.shape[0], picks)
+    out = np.zeros((m, pool.shape[1]), pool.dtype)
+    for j in range(m):
+        out[j] = pool[picks[j]]
+    return out
+
+
+@nb.njit(cache=True)
 def resample(st, weights, n, picks):
     """Systematic resampling: fill ``picks`` (m entries) with indices into ``weights[:n]``,
     index i taken floor or ceil of ``m * weights[i] / sum`` times (in order), so a pick is

@@ -295,9 +295,8 @@ def _weighted_of(ctx, seat, worlds, dealer, view, in_play, upcard, passes1, bann
     :func:`auction_likelihood` from ``K_CANDIDATES * worlds`` draws; with ``view`` (trump
     fixed, ``view[V_TRUMP]``) the hands are in trump order and, ``in_play``, the cards each
     seat played are added back; a dealer that picked the upcard up is not read."""
-    out = np.zeros((worlds, HOLDERS), np.uint64)
     if worlds == 0:
-        return out
+        return np.zeros((0, HOLDERS), np.uint64)
     n = K_CANDIDATES * worlds
     pool = np.empty((n, HOLDERS), np.uint64)
     weights = np.empty(n, np.float64)
@@ -322,11 +321,7 @@ def _weighted_of(ctx, seat, worlds, dealer, view, in_play, upcard, passes1, bann
             dealt[s] = m
         weights[i] = auction_likelihood(seat, dealer, dealt, usable, upcard, passes1, banned,
                                         passes2, maker, named)
-    picks = np.empty(worlds, np.int64)
-    sampling.resample(ctx[10], weights, n, picks)
-    for j in range(worlds):
-        out[j] = pool[picks[j]]
-    return out
+    return sampling.resampled_rows(ctx[10], pool, weights, worlds)
 
 
 

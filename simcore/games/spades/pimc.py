@@ -253,9 +253,8 @@ def weighted_worlds(ctx, view, seat, worlds, in_play):
     """``worlds`` worlds (rows of seats' hands) resampled by :func:`world_likelihood` from
     ``K_CANDIDATES * worlds`` draws of the sampler :func:`_prepare` set up; none if
     ``worlds`` is 0 (no draw then)."""
-    out = np.zeros((worlds, N_SEATS), np.uint64)
     if worlds == 0:
-        return out
+        return np.zeros((0, N_SEATS), np.uint64)
     n = K_CANDIDATES * worlds
     pool = np.empty((n, N_SEATS), np.uint64)
     weights = np.empty(n, np.float64)
@@ -265,11 +264,7 @@ def weighted_worlds(ctx, view, seat, worlds, in_play):
         for s in range(N_SEATS):
             pool[i, s] = masks[1, s] | masks[2, s]
         weights[i] = world_likelihood(seat, view, pool[i], in_play)
-    picks = np.empty(worlds, np.int64)
-    sampling.resample(ctx[C_ST], weights, n, picks)
-    for j in range(worlds):
-        out[j] = pool[picks[j]]
-    return out
+    return sampling.resampled_rows(ctx[C_ST], pool, weights, worlds)
 
 
 @nb.njit(cache=True)
