@@ -4,9 +4,10 @@ from simcore._cache import drop_stale_cache
 
 drop_stale_cache()  # before any kernel loads from Numba's cache: simcore/_cache.py
 
-from simcore import _inline_copy
+from simcore import _inline_copy, _late_link
 
 _inline_copy.apply()  # before anything compiles: simcore/_inline_copy.py
+_late_link.apply()  # simcore/_late_link.py
 
 from simcore.version import __version__
 from simcore.errors import SimcoreError

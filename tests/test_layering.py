@@ -21,7 +21,8 @@ PACKAGES = ("simcore", "analyses")
 # Lowest first.  Patterns are fnmatch patterns over dotted module names; "simcore" alone is
 # the package facade (simcore/__init__.py: load, simulate), which imports the runner.
 LAYERS = [
-    ("base", ["simcore.errors", "simcore.version", "simcore._cache", "simcore._inline_copy"]),
+    ("base", ["simcore.errors", "simcore.version", "simcore._cache", "simcore._inline_copy",
+              "simcore._late_link"]),
     ("cards", ["simcore.cards", "simcore.rng"]),
     ("frames", ["simcore.frames"]),  # polars card expressions and per-seat rows over u64 hands
     # the Python values of simulate's and solve's options, read into the command line's forms
