@@ -351,6 +351,7 @@ def euchre_agreement(deals: int, seed: int, policy: str = "heuristic") -> list[s
         state = play_hand(game, bots, random.Random(0), state)
         obs = os_euchre.observe(state, dealer, bots[0].table)
         lone = [s for s, alone in obs.alone.items() if alone]
+        lone_as_row = lone == ([row["alone_maker"]] if row["alone_maker"] >= 0 else [])
         if (obs.trump, obs.maker) != (row["trump"], row["maker"]):
             labels.append("MISMATCH: trump or maker")
         elif row["picked_up"] and obs.discard != _euchre_os_card(row["discard"]):
@@ -360,11 +361,9 @@ def euchre_agreement(deals: int, seed: int, policy: str = "heuristic") -> list[s
         elif row["alone_defender"] >= 0:  # only a searching seat: heuristic ones never do
             # EU-12 asks from the dealer's left: a maker asked after the lone defender decided
             # against one (OpenSpiel's maker never meets one), so its choice may differ
-            turn = lambda s: (s - dealer - 1) % 4  # noqa: E731
-            after = turn(row["alone_defender"]) < turn(row["maker"])
-            same = lone == ([row["alone_maker"]] if row["alone_maker"] >= 0 else [])
-            labels.append("lone defender" if after or same else "MISMATCH: alone")
-        elif lone != ([row["alone_maker"]] if row["alone_maker"] >= 0 else []):
+            after = (row["alone_defender"] - dealer - 1) % 4 < (row["maker"] - dealer - 1) % 4
+            labels.append("lone defender" if after or lone_as_row else "MISMATCH: alone")
+        elif not lone_as_row:
             labels.append("MISMATCH: alone")
         elif [c for _, c in obs.plays] == [_euchre_os_card(c) for c in row["plays"]]:
             labels.append("same")
