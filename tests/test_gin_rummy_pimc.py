@@ -6,6 +6,7 @@ import numba as nb
 import numpy as np
 import pytest
 
+import simcore
 from simcore.cards import bit
 from simcore.errors import SimcoreError
 from simcore.games.base import PolicyChoice
@@ -109,6 +110,16 @@ def checking_policy(kind, seat, hand, view, st):
     if seat == 0:
         return random_policy(kind, seat, hand, view, st)
     return heuristic_policy(kind, seat, hand, view, st)
+
+
+def test_a_user_policy_calling_the_builtin_random_gives_the_random_rows():
+    """The kernels compiled around a user policy run the same engine: seat 0's user policy
+    (checking_policy, random play once its view checks out) gives the rows of the built-in
+    random policy in that seat."""
+    def rows(first):
+        return simcore.simulate("gin-rummy", 300, seed=6, policy={0: first, 1: "heuristic"}).hands().collect()
+
+    assert rows(checking_policy).equals(rows("random"))
 
 
 def test_the_views_history_is_the_hand_as_played():
