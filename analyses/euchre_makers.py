@@ -266,8 +266,9 @@ def _heatmaps(grid: pl.DataFrame, places) -> list[common.Panel]:
             ax.imshow(img, origin="lower", cmap="RdBu", vmin=-span, vmax=span, aspect="auto")
             for r in g.iter_rows(named=True):
                 sig = "*" if (r["change_low"] or 0) > 0 or (r["change_high"] or 0) < 0 else ""
+                dark = abs(r["change"]) > 0.6 * span  # the colour map's darker third: white text
                 ax.text(cols.index(r["cards"]), rows.index(r["trumps"]), f"{r['change']:+.2f}{sig}\n{r['n']:,}",
-                        ha="center", va="center", fontsize=6)
+                        ha="center", va="center", fontsize=7, color="white" if dark else "black")
             ax.set_xticks(range(len(cols)), [c.replace(", ", "\n") for c in cols], fontsize=6)
             ax.set_yticks(range(len(rows)), rows)
             ax.set_ylabel("trumps held")

@@ -64,7 +64,7 @@ SIZES = {
     "spades-pimc": 600,
     "spades-dd": 300,               # open-hand, --nil safe (about 1 s of CPU a deal)
     "euchre-whatif": 200_000,       # each of the four order-up seats and the alone what-if
-    "euchre-pimc8": 2_000,          # pimc:8, what-if order-up (the dealer's left)
+    "euchre-pimc8": 2_000,          # pimc:8, each of the four order-up seats and the alone what-if
     "euchre-dd": 20_000,
     "gin-whatif": 100_000,          # each of the five dealer strategies, and undercut_bonus=0
     "gin-expert": 50_000,
@@ -140,12 +140,12 @@ BATCHES = [
     Batch("spades-dd/solve", "spades", "spades-dd", ["--seed", "1", "--nil", "safe"], verb="solve",
           check_deals=4),  # deal 5 of seed 1 alone takes 30 s
     Batch("spades-dd/play", "spades", "spades-dd", ["--seed", "1"]),
-    # Euchre: order up or pass at each of the four seats, alone or with the partner; pimc:8 at the
-    # dealer's left; open-hand solves of the same deals (seed 2)
+    # Euchre: order up or pass at each of the four seats, alone or with the partner, heuristic and
+    # pimc:8 play; open-hand solves of the same deals (seed 2)
     *[Batch(f"euchre-whatif/{w}", "euchre", "euchre-whatif", ["--seed", "2", "--what-if", w], needs="what-if")
       for w in EUCHRE_WHATIFS],
-    Batch("euchre-pimc8", "euchre", "euchre-pimc8", ["--seed", "2", "--what-if", "order-up", "--policy", "pimc:8"],
-          needs="what-if", check_deals=40),
+    *[Batch(f"euchre-pimc8/{w}", "euchre", "euchre-pimc8", ["--seed", "2", "--what-if", w, "--policy", "pimc:8"],
+            needs="what-if", check_deals=40) for w in EUCHRE_WHATIFS],
     Batch("euchre-dd", "euchre", "euchre-dd", ["--seed", "2"], verb="solve", check_deals=500),
     # Gin Rummy: the non-dealer's knock options against each dealer strategy, against the expert,
     # and without the undercut bonus; games for the first player's advantage
