@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from reference import on_fresh_stack
 from simcore.cards import hand_from_cards, parse_hand
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -218,6 +219,7 @@ def make_game(game: str, rules: dict | None, state: dict):
 # ------------------------------------------------------------------------------- the search
 
 
+@on_fresh_stack
 def solve(game: str, hands, leader: int, trick=(), rules: dict | None = None, **state):
     """(value, {card: value}) of the position by exhaustive minimax; see the module docstring."""
     g, broken = make_game(game, rules, state)
