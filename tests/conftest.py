@@ -14,11 +14,11 @@ settings.load_profile("simcore")
 # collection order, so a long file started last would keep one worker busy while the other
 # idles.  The rest follow in their usual order.
 SLOW_FIRST = (
-    "test_user_policies.py", "test_solve_trump_friend.py", "test_results.py",
-    "test_gin_rummy_pimc.py", "test_solve_spades.py", "test_solve_euchre.py",
-    "test_open_hand_oracle.py", "test_trump_friend_rules.py", "test_analyses.py",
-    "test_euchre_engine.py", "test_interop_gin.py", "test_gin_rummy_expert.py",
-    "test_cluster.py", "test_melds.py", "test_interop_openspiel.py", "test_bench.py",
+    "test_gin_rummy_pimc.py", "test_user_policies.py", "test_solve_spades.py",
+    "test_solve_trump_friend.py", "test_gin_rummy_expert.py", "test_results.py",
+    "test_trump_friend_rules.py", "test_open_hand_oracle.py", "test_analyses.py",
+    "test_euchre_engine.py", "test_interop_gin.py", "test_solve_euchre.py", "test_melds.py",
+    "test_cluster.py", "test_interop_openspiel.py", "test_bench.py",
 )
 
 
