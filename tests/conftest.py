@@ -2,6 +2,11 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+# Two test workers on two cores, each with two Numba (OpenMP) threads: a thread that spins
+# waiting for the next parallel region holds a core the other worker needs, so threads wait
+# passively (set before OpenMP loads; the workers inherit it).
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
 # Numba compiles on first call, so per-example deadlines would measure the compiler.
 settings.register_profile(
     "simcore", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
