@@ -19,11 +19,11 @@ GAME = "trump-friend"
 def cluster():
     import logging
 
-    from distributed import Client, LocalCluster
+    from distributed import LocalCluster
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.ERROR, env={"SIMCORE_WORKER_THREADS": "1"}) as c, Client(c) as client:
-        yield c, client
+                      silence_logs=logging.ERROR, env={"SIMCORE_WORKER_THREADS": "1"}) as c:
+        yield c
 
 
 def test_local_cluster_gives_the_rows_of_a_local_run(tmp_path):
@@ -38,7 +38,7 @@ def test_local_cluster_gives_the_rows_of_a_local_run(tmp_path):
 
 
 def test_game_mode_on_a_cluster_matches(tmp_path, cluster):
-    c, _ = cluster
+    c = cluster
     a = simcore.simulate(GAME, 300, seed=2, mode="games", chunk_size=40, out=tmp_path / "a")
     b = simcore.simulate(GAME, 300, seed=2, mode="games", chunk_size=40, out=tmp_path / "b",
                          cluster=c.scheduler_address)
@@ -47,7 +47,7 @@ def test_game_mode_on_a_cluster_matches(tmp_path, cluster):
 
 
 def test_a_worker_killed_mid_run_loses_and_duplicates_nothing(tmp_path, cluster):
-    c, _ = cluster
+    c = cluster
     out = tmp_path / "killed"
     deals, chunk = 400_000, 10_000
     errors = []
