@@ -530,7 +530,7 @@ def _discard(hand, view, params):
                                                     dws, n)), True))
 
 
-@nb.njit(inline="always", cache=True)
+@nb.njit(cache=True)  # not inlined, as expert_play
 def _look_ahead(h, unseen, view, params, cards, scores, dws, n):
     """The best-scoring discard (sequence id) after the look one draw ahead of the best
     LOOK_N candidates scoring within LOOK_MARGIN of the best (none with LOOK_WEIGHT 0, nor
@@ -583,7 +583,9 @@ def _take(hand, view, params):
     return 1 if now - after >= params[2] else 0
 
 
-@nb.njit(inline="always", cache=True)
+# Not inlined: a call costs nothing beside its look ahead, and the one cached compile (with the
+# engines' types) serves every caller, also those passing parameter tuples of their own.
+@nb.njit(cache=True)
 def expert_play(kind, seat, hand, view, st, params):
     if kind == K_UPCARD or kind == K_DRAW:
         return _take(hand, view, params)
