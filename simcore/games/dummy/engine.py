@@ -630,7 +630,7 @@ def games_block(seed, start, games, game_scores, out, dealt_out, seat_out, total
     for g in range(lo, hi):
         game = start + g
         dealer = first_dealer(seed, game, cfg, st)
-        direction = 1
+        direction = np.int64(1)  # not a literal: play_deal compiles once for both kernels
         starter = (dealer + 1) % n_pl
         totals[:] = 0
         hand_no = 0

@@ -75,7 +75,13 @@ MAX_STATES = 8192  # capacity states of a Euchre observation: at most 6**4 * 5
 NO_TRICK = np.zeros(1, np.int64)
 PASS = 7  # the slot of ``sums`` that holds passing
 # decision kinds, folded into each decision's stream
-K_PLAY, K_ORDER, K_NAME, K_DEALER, K_ALONE = 1, 2, 3, 4, 5
+K_PLAY, K_ORDER, K_NAME, K_DEALER, K_ALONE = (np.int64(k) for k in (1, 2, 3, 4, 5))
+# Typed stand-ins for literal arguments of jitted calls: Numba compiles a callee once for every
+# literal value it is passed, and once more for a run-time value.
+NOBODY = np.int64(-1)  # no card, seat, suit or trump
+NO_SALT = np.int64(0)
+TRUE, FALSE = np.bool_(True), np.bool_(False)
+EVERY_SEAT = np.int64(15)  # the active seats of a hand nobody plays alone
 # The bidder model (pimc:W): a seat orders up (names a suit) with probability
 # 1 / (1 + exp(-(strength - threshold + 1/2) / BID_SCALE)), strength and threshold the
 # heuristic's (``policies.round_one_strength``, ``policies.best_suit``), so a hand the
@@ -421,7 +427,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     omniscient = policy == DD
     trump = view[V_TRUMP]
     discard = ctx[9][0] if seat == view[V_DEALER] else -1
-    unseen = play_facts(seat, hand, view, True, discard, ctx[2], ctx[3])
+    unseen = play_facts(seat, hand, view, TRUE, discard, ctx[2], ctx[3])
     if (alone_m >= 0 and alone_d >= 0) or not _prepare(ctx, unseen, omniscient):
         return policies.heuristic_play(seat, hand, legal, view, st)
     _seed(ctx, st, seat, K_PLAY, popcount(np.uint64(view[V_PLAYED])))
@@ -435,7 +441,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     n_legal = popcount(legal)
     sums[:] = 0
     worlds = n_worlds(policy)
-    pool = _made_pool(ctx, policy, worlds, seat, view, True)
+    pool = _made_pool(ctx, policy, worlds, seat, view, TRUE)
     for w in range(worlds):
         _world(ctx, omniscient, trump, view[V_ACTIVE], pool, w)
         k = solver.solve_moves(pub, view[V_LEADER], trick, n, trump, alone, tab, cards_out,
@@ -515,7 +521,7 @@ def _ordered_value(pub, rh, cards, dealer, upcard, maker, tab, omniscient):
     up = card_to_trump(upcard, trump)
     six = rh[dealer] | bit(up)
     rh[dealer] = six & ~bit(policies.best_discard(six, up, trump))
-    return play_out(rh, trump, maker, dealer, up, True, -1, -1, cards)
+    return play_out(rh, trump, maker, dealer, up, TRUE, NOBODY, NOBODY, cards)
 
 
 @nb.njit(cache=True)
@@ -524,7 +530,7 @@ def _named_value(pub, rh, cards, dealer, trump, maker, tab, omniscient):
     if omniscient:
         return solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
     _hands_in(pub, trump, rh)
-    return play_out(rh, trump, maker, dealer, -1, False, -1, -1, cards)
+    return play_out(rh, trump, maker, dealer, NOBODY, FALSE, NOBODY, NOBODY, cards)
 
 
 @nb.njit(cache=True)
@@ -583,7 +589,7 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
     unseen = bid_facts(seat, hand, bit(upcard), ctx[2], ctx[3])
     if not _prepare(ctx, unseen, omniscient):
         return policies.order_up(policies.HEURISTIC, seat, dealer, hand, upcard, st, ctx)
-    _seed(ctx, st, seat, K_ORDER, 0)
+    _seed(ctx, st, seat, K_ORDER, NO_SALT)
     tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
     rh = np.zeros(N_SEATS, np.uint64)
     trump = upcard // 13
@@ -593,9 +599,9 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
     span = net_span(seat, seat, -1, -1)
     sums[:] = 0
     worlds = bid_worlds(policy)
-    pool = _bid_pool(ctx, policy, worlds, seat, dealer, upcard, -1, (seat - dealer - 1) % 4)
+    pool = _bid_pool(ctx, policy, worlds, seat, dealer, upcard, NOBODY, (seat - dealer - 1) % 4)
     for w in range(worlds):
-        _world(ctx, omniscient, -1, 15, pool, w)
+        _world(ctx, omniscient, NOBODY, EVERY_SEAT, pool, w)
         if seat != dealer:
             v = _ordered_value(pub, rh, cards, dealer, upcard, seat, tab, omniscient)
             sums[0] += net_points(v, seat, seat, -1, -1)
@@ -615,7 +621,7 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
                 else:
                     _hands_in(pub, trump, rh)
                     rh[dealer] = to_trump(six & ~bit(c), trump)
-                    v = play_out(rh, trump, seat, dealer, up, True, -1, -1, cards)
+                    v = play_out(rh, trump, seat, dealer, up, TRUE, NOBODY, NOBODY, cards)
                 sums[j] += net_points(v, seat, seat, -1, -1)
                 j += 1
         if comparison_settled(_max_of(sums, n_opts), sums[PASS], span * (worlds - 1 - w), True):
@@ -641,14 +647,14 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     unseen = bid_facts(seat, hand, np.uint64(0), ctx[2], ctx[3])
     if not _prepare(ctx, unseen, omniscient):
         return policies.name_trump(policies.HEURISTIC, seat, dealer, hand, banned, stuck, st, ctx)
-    _seed(ctx, st, seat, K_NAME, 0)
+    _seed(ctx, st, seat, K_NAME, NO_SALT)
     tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
     rh = np.zeros(N_SEATS, np.uint64)
     sums[:] = 0
     worlds = bid_worlds(policy)
-    pool = _bid_pool(ctx, policy, worlds, seat, dealer, -1, banned, (seat - dealer - 1) % 4)
+    pool = _bid_pool(ctx, policy, worlds, seat, dealer, NOBODY, banned, (seat - dealer - 1) % 4)
     for w in range(worlds):
-        _world(ctx, omniscient, -1, 15, pool, w)
+        _world(ctx, omniscient, NOBODY, EVERY_SEAT, pool, w)
         if not stuck:
             sums[PASS] += _after_pass(pub, seat, dealer, 0, banned, False, tab, -1, rh, cards,
                                       omniscient)
@@ -677,10 +683,10 @@ def _dealer_sums_of(policy, hand, upcard, trump, st, view, ctx, for_discard):
     (``for_discard``), else whether to pick up."""
     dealer = view[V_DEALER]
     omniscient = policy == DD
-    unseen = play_facts(dealer, hand, view, False, -1, ctx[2], ctx[3])
+    unseen = play_facts(dealer, hand, view, FALSE, NOBODY, ctx[2], ctx[3])
     if not _prepare(ctx, unseen, omniscient):
         return False
-    _seed(ctx, st, dealer, K_DEALER, 0)
+    _seed(ctx, st, dealer, K_DEALER, NO_SALT)
     tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
     rh = np.zeros(N_SEATS, np.uint64)
     maker = view[V_MAKER]
@@ -690,9 +696,9 @@ def _dealer_sums_of(policy, hand, upcard, trump, st, view, ctx, for_discard):
     span = net_span(dealer, maker, -1, -1)
     sums[:] = 0
     worlds = bid_worlds(policy)
-    pool = _made_pool(ctx, policy, worlds, dealer, view, False)
+    pool = _made_pool(ctx, policy, worlds, dealer, view, FALSE)
     for w in range(worlds):
-        _world(ctx, omniscient, trump, 15, pool, w)
+        _world(ctx, omniscient, trump, EVERY_SEAT, pool, w)
         if not for_discard:  # leaving the card: only the pick-up question asks
             if omniscient:
                 pub[dealer] = _public(hand, trump)
@@ -700,7 +706,7 @@ def _dealer_sums_of(policy, hand, upcard, trump, st, view, ctx, for_discard):
             else:
                 _hands_in(pub, trump, rh)
                 rh[dealer] = hand
-                v = play_out(rh, trump, maker, dealer, upcard, False, -1, -1, cards)
+                v = play_out(rh, trump, maker, dealer, upcard, FALSE, NOBODY, NOBODY, cards)
             sums[0] += net_points(v, dealer, maker, -1, -1)
         m = hand
         j = 1
@@ -713,7 +719,7 @@ def _dealer_sums_of(policy, hand, upcard, trump, st, view, ctx, for_discard):
             else:
                 _hands_in(pub, trump, rh)
                 rh[dealer] = six & ~bit(c)
-                v = play_out(rh, trump, maker, dealer, upcard, True, -1, -1, cards)
+                v = play_out(rh, trump, maker, dealer, upcard, TRUE, NOBODY, NOBODY, cards)
             sums[j] += net_points(v, dealer, maker, -1, -1)
             j += 1
         margin = span * (worlds - 1 - w)
@@ -757,10 +763,10 @@ def search_go_alone(policy, seat, hand, view, st, ctx):
         return False  # the solver plays one lone hand at most
     dealer = view[V_DEALER]
     discard = ctx[9][0] if seat == dealer and view[V_PICKED_UP] else -1
-    unseen = play_facts(seat, hand, view, False, discard, ctx[2], ctx[3])
+    unseen = play_facts(seat, hand, view, FALSE, discard, ctx[2], ctx[3])
     if not _prepare(ctx, unseen, omniscient):
         return False
-    _seed(ctx, st, seat, K_ALONE, 0)
+    _seed(ctx, st, seat, K_ALONE, NO_SALT)
     tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
     rh = np.zeros(N_SEATS, np.uint64)
     trump = view[V_TRUMP]
@@ -774,9 +780,9 @@ def search_go_alone(policy, seat, hand, view, st, ctx):
     span = max(hi, hi_alone) - min(lo, lo_alone)  # both options' values lie within
     sums[:] = 0
     worlds = bid_worlds(policy)
-    pool = _made_pool(ctx, policy, worlds, seat, view, False)
+    pool = _made_pool(ctx, policy, worlds, seat, view, FALSE)
     for w in range(worlds):
-        _world(ctx, omniscient, trump, 15, pool, w)
+        _world(ctx, omniscient, trump, EVERY_SEAT, pool, w)
         if omniscient:
             v = solver.solve_value(pub, (dealer + 1) % 4, NO_TRICK, 0, trump, -1, tab)
         else:

@@ -110,6 +110,10 @@ def deal(st, deck, hands, preset):
         hands[s] = h
 
 
+# The kinds as typed values: _ask is compiled once, not once per literal kind
+_UPCARD, _DRAW, _DISCARD, _KNOCK = (np.int64(k) for k in (K_UPCARD, K_DRAW, K_DISCARD, K_KNOCK))
+
+
 @nb.njit(inline="always", cache=True)
 def _ask(kind, p, policies, hands, picks, discards, view, pst):
     view[V_SEAT] = p
@@ -133,7 +137,7 @@ def _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile, vi
 
     Returns (status, card): the card goes on the pile unless the seat knocks (face down)."""
     view[V_TAKEN] = taken
-    card = _ask(K_DISCARD, p, policies, hands, picks, discards, view, pst)
+    card = _ask(_DISCARD, p, policies, hands, picks, discards, view, pst)
     if card < 0 or card > 51 or not (hands[p] & bit(card)):
         return _ILLEGAL, card
     if card == taken and not cfg[C_MAY_DISCARD_TAKEN]:
@@ -147,7 +151,7 @@ def _discard_and_knock(p, taken, cfg, policies, hands, picks, discards, pile, vi
         if cfg[C_WHATIF_KNOCK] >= 0 and p != view[V_DEALER]:  # what-if: not asked
             knock = dw <= cfg[C_WHATIF_KNOCK]
         else:
-            knock = _ask(K_KNOCK, p, policies, hands, picks, discards, view, pst) == 1
+            knock = _ask(_KNOCK, p, policies, hands, picks, discards, view, pst) == 1
         if knock:
             return _KNOCKED, card
     discards[p] |= bit(card)
@@ -205,7 +209,7 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
     for i in range(2):
         q = (1 - dealer) if i == 0 else dealer
         view[V_TURN] = turns
-        if _ask(K_UPCARD, q, policies, hands, picks, discards, view, pst) != 1:
+        if _ask(_UPCARD, q, policies, hands, picks, discards, view, pst) != 1:
             _note_turn(view, q, 1, 0, -1)
         else:
             res[R_TAKER] = q
@@ -241,7 +245,7 @@ def play_hand(st, pst, deck, hands, picks, discards, pile, order, view, scratch,
         take_pile = False
         offered = not from_stock_only and n_pile > 0
         if offered:
-            take_pile = _ask(K_DRAW, p, policies, hands, picks, discards, view, pst) == 1
+            take_pile = _ask(_DRAW, p, policies, hands, picks, discards, view, pst) == 1
         from_stock_only = False
         taken = -1
         if take_pile:

@@ -333,7 +333,7 @@ def particles(hand, view, n_particles, moves, st):
     weights[:] = 1.0
     draws = np.zeros((n_particles, MAX_DRAWS), np.int64)
     misses = np.zeros(n_particles, np.int64)
-    k = 0
+    k = np.int64(0)  # not a literal: _step compiles once
     for j in range(n):
         if who[j] == me:
             continue

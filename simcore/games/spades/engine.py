@@ -175,8 +175,8 @@ def bidding(st, hands, dealer, rules, bid_policies, modes, view, ctx):
         if view[V_BLIND + s]:
             continue
         if forced and s == first:  # 1: nil; 2: the number its bid policy gives (never nil)
-            view[V_BIDS + s] = 0 if forced == 1 else bid_for(bid_policies[s], 1, s, hands[s],
-                                                             view, st, ctx)
+            view[V_BIDS + s] = 0 if forced == 1 else bid_for(bid_policies[s], np.int64(1), s,
+                                                             hands[s], view, st, ctx)
             continue
         if not before and blind_nil_allowed(rules, view, s) and choose_blind_nil(
                 bid_policies[s], modes[M_BLIND_NIL], s, view, st):

@@ -64,7 +64,14 @@ EXACT_CARDS = 7  # exact solves when the seat to play holds at most this many ca
 BUDGET = 200_000  # nodes per solve before a world falls back to rollouts
 MAX_STATES = 4096  # capacity states of a Spades observation: at most 14**3
 NIL_NEVER = 1  # policies' nil mode "never"
-K_PLAY, K_BID = 1, 2  # decision kinds, folded into each decision's stream
+K_PLAY, K_BID = np.int64(1), np.int64(2)  # decision kinds, folded into each decision's stream
+# Typed stand-ins for literal arguments of jitted calls: Numba compiles a callee once for every
+# literal value it is passed, and once more for a run-time value.
+NOBODY = np.int64(-1)  # no card
+NO_SALT = np.int64(0)
+TRUE, FALSE = np.bool_(True), np.bool_(False)
+HEURISTIC_BID = np.int64(policies.BID_POLICIES["heuristic"])  # the rollouts' bidders
+HEURISTIC_NIL = np.int64(policies.NIL_POLICIES["heuristic"])
 # The bidder model (pimc:W): a bid b of 1 ... 13 has weight exp(-BID_SPREAD * |b - h|), h the
 # heuristic's bid of the hand; nil has probability NIL_LIKELY where the heuristic bids nil,
 # NIL_NEAR where its bid is NIL_NEAR_BID or less, NIL_FAR otherwise (never 0: a bid is soft
@@ -431,7 +438,7 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     if not _prepare(ctx, unseen, omniscient):
         return policies.heuristic_play(seat, hand, legal, view, st)
     _seed(ctx, st, seat, K_PLAY, popcount(np.uint64(view[V_PLAYED])))
-    pool = _pool(ctx, policy, view, seat, True)
+    pool = _pool(ctx, policy, view, seat, TRUE)
     exact = popcount(hand) <= EXACT_CARDS
     sums = ctx[C_SUMS]
     sums[:] = 0
@@ -475,13 +482,13 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
     omniscient = policy == DD
     unseen = bid_facts(seat, hand, ctx[C_NEED], ctx[C_MASKS])
     if not _prepare(ctx, unseen, omniscient):
-        return policies.choose_bid(1, 2, seat, hand, view, st)
-    _seed(ctx, st, seat, K_BID, 0)
+        return policies.choose_bid(HEURISTIC_BID, HEURISTIC_NIL, seat, hand, view, st)
+    _seed(ctx, st, seat, K_BID, NO_SALT)
     rv, rh, pub, sums = ctx[C_RVIEW], ctx[C_RHANDS], ctx[C_PUB], ctx[C_SUMS]
     must_break = ctx[C_RULES][R_MUST_BREAK] != 0
     sums[:] = 0
     first = 1 if nil_mode == NIL_NEVER else 0
-    pool = _pool(ctx, policy, view, seat, False)
+    pool = _pool(ctx, policy, view, seat, FALSE)
     for i in range(n_worlds(policy)):
         _next_world(ctx, omniscient, pool, i)
         for b in range(first, 14):
@@ -490,10 +497,11 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
             for i in range(1, N_SEATS):
                 s = (seat + i) & 3
                 if rv[V_BIDS + s] < 0:
-                    rv[V_BIDS + s] = policies.choose_bid(1, 2, s, pub[s], rv, ctx[C_ST])
+                    rv[V_BIDS + s] = policies.choose_bid(HEURISTIC_BID, HEURISTIC_NIL, s, pub[s],
+                                                         rv, ctx[C_ST])
             _fresh_play(rv)
             rh[:] = pub
-            rollout(rv, rh, -1, must_break, ctx[C_ST])
+            rollout(rv, rh, NOBODY, must_break, ctx[C_ST])
             sums[b] += net_score(rv[V_TRICKS:V_TRICKS + N_SEATS], seat, rv, ctx[C_RULES])
     best = first
     for b in range(first, 14):

@@ -50,7 +50,11 @@ KITTY = N_SEATS  # holder 5: the two undealt cards
 HOLDERS = N_SEATS + 1
 MAX_STATES = 11 ** 4 * 3  # capacity states: four other seats of at most 10, the kitty 2
 ALL = np.uint64((1 << 52) - 1)
-K_PLAY, K_CALL = 1, 2  # decision kinds, folded into each decision's stream
+K_PLAY, K_CALL = np.int64(1), np.int64(2)  # decision kinds, folded into each decision's stream
+# Typed stand-ins for literal arguments of jitted calls: Numba compiles a callee once for every
+# literal value it is passed, and once more for a run-time value.
+NOBODY = np.int64(-1)  # no card
+NO_SALT = np.int64(0)
 # The calls (TF-5): one a round against ten plays, so a seat pimc:W calls over CALL_FACTOR * W
 # worlds, and trump=pimc / friend=pimc default to CALL_WORLDS.
 CALL_FACTOR = 10
@@ -58,7 +62,7 @@ CALL_WORLDS = CALL_FACTOR * DEFAULT_WORLDS
 FRIEND_DEPTH = 3  # friend candidates: no friend, and the strongest 3 cards not held of each suit
 MAX_FRIENDS = 1 + 52
 TWO_STAGE = True  # both calls searched: the trump first (with the highest friend), then the friend
-HIGHEST = policies.FRIEND_POLICIES["highest"]
+HIGHEST = np.int64(policies.FRIEND_POLICIES["highest"])
 
 PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
 
@@ -422,7 +426,7 @@ def _call_rollout(ctx, declarer, trump, friend):
         rh[s] = pub[s]
         if friend >= 0 and pub[s] & bit(friend) and s != declarer:
             holder = s
-    rollout(rv, rh, -1, ctx[C_ST])
+    rollout(rv, rh, NOBODY, ctx[C_ST])
     engine.score(rv[V_POINTS:V_POINTS + N_SEATS], declarer, holder, friend < 0, ctx[C_DELTA])
 
 
@@ -438,7 +442,7 @@ def call_table(trump_policy, friend_policy, seat, hand, st, ctx):
     n, calls, delta = ctx[C_CALL_N], ctx[C_CALLS], ctx[C_DELTA]
     calls[CALL_SUM, :, :] = 0
     calls[CALL_TIE, :, :] = 0
-    _seed(ctx, st, seat, K_CALL, 0)
+    _seed(ctx, st, seat, K_CALL, NO_SALT)
     for _ in range(n_worlds(search_policy)):
         call_world(ctx, omniscient, seat, hand)
         for i in range(nt):
