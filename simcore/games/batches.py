@@ -49,6 +49,21 @@ def column_names(*parts) -> tuple[str, ...]:
     return tuple(names)
 
 
+def game_row(*extra) -> np.dtype:
+    """The record of a game row: seed, game, hands played and winner (``base.record_game``
+    fills them), then the game's own ``extra`` fields."""
+    return np.dtype([("seed", np.uint64), ("game", np.uint64), ("hands", np.uint16),
+                     ("winner", np.int8), *extra], align=True)
+
+
+def hand_rows(fields) -> tuple[np.dtype, np.dtype]:
+    """The records of a hand row: in hands mode (seed, deal, ``fields``) and in games mode
+    (seed, deal, game, hand_no, ``fields``)."""
+    return (np.dtype([("seed", np.uint64), ("deal", np.uint64), *fields], align=True),
+            np.dtype([("seed", np.uint64), ("deal", np.uint64), ("game", np.uint64),
+                      ("hand_no", np.uint16), *fields], align=True))
+
+
 def frame_from_columns(parts, order, *, extra=None, bools=(), u16=()) -> pl.DataFrame:
     """A frame from the kernels' output arrays without a copy: ``parts`` pairs each column
     array (:func:`columns`) with its names (:func:`column_names`; an array with fewer columns,

@@ -9,6 +9,7 @@ import numba as nb
 import numpy as np
 
 from simcore.cards import popcount
+from simcore.games.batches import game_row, hand_rows
 
 N_SEATS = 4
 DECK = 52
@@ -137,16 +138,8 @@ _HAND_FIELDS = [
     ("fool", np.int8),
     ("turns", np.int16),
 ]
-HAND_ROW = np.dtype([("seed", np.uint64), ("deal", np.uint64)] + _HAND_FIELDS, align=True)
-GAME_HAND_ROW = np.dtype(
-    [("seed", np.uint64), ("deal", np.uint64), ("game", np.uint64), ("hand_no", np.uint16)]
-    + _HAND_FIELDS,
-    align=True,
-)
-GAME_ROW = np.dtype(
-    [("seed", np.uint64), ("game", np.uint64), ("hands", np.uint16), ("winner", np.int8)],
-    align=True,
-)
+HAND_ROW, GAME_HAND_ROW = hand_rows(_HAND_FIELDS)
+GAME_ROW = game_row()
 
 _SEATS = range(N_SEATS)
 HAND_COLUMNS = (

@@ -14,7 +14,7 @@ The conversions live in :mod:`simcore.games.euchre.deck`.
 
 import numpy as np
 
-from simcore.games.batches import column_names
+from simcore.games.batches import column_names, game_row
 
 N_SEATS = 4
 N_TRICKS = 5
@@ -76,10 +76,7 @@ SMALL_COLUMNS = column_names("dealer", "upcard", "trump", "maker", "bid_round", 
 N_SMALL = len(SMALL_COLUMNS)
 # totals[row, side] (int16, game mode; hands mode passes a (rows, 0) array): running scores
 
-GAME_ROW = np.dtype(
-    [("seed", np.uint64), ("game", np.uint64), ("hands", np.uint16), ("winner", np.int8)],
-    align=True,
-)
+GAME_ROW = game_row()
 
 HAND_COLUMNS = (
     ["seed", "deal", "game", "hand_no", "dealer"]

@@ -7,6 +7,8 @@ to their ace-low sequence order internally.
 import numba as nb
 import numpy as np
 
+from simcore.games.batches import game_row, hand_rows
+
 N_SEATS = 2
 DECK = 52
 HAND = 10
@@ -102,17 +104,8 @@ _HAND_FIELDS = [
     ("winner", np.int8),
     ("points", np.int16),
 ]
-HAND_ROW = np.dtype([("seed", np.uint64), ("deal", np.uint64)] + _HAND_FIELDS, align=True)
-GAME_HAND_ROW = np.dtype(
-    [("seed", np.uint64), ("deal", np.uint64), ("game", np.uint64), ("hand_no", np.uint16)]
-    + _HAND_FIELDS,
-    align=True,
-)
-GAME_ROW = np.dtype(
-    [("seed", np.uint64), ("game", np.uint64), ("hands", np.uint16), ("winner", np.int8),
-     ("shutout", np.bool_)],
-    align=True,
-)
+HAND_ROW, GAME_HAND_ROW = hand_rows(_HAND_FIELDS)
+GAME_ROW = game_row(("shutout", np.bool_))
 
 _SEATS = range(N_SEATS)
 HAND_COLUMNS = (

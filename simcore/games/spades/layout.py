@@ -7,7 +7,7 @@ boundary.  Spades (suit 3) are always trump.
 
 import numpy as np
 
-from simcore.games.batches import column_names
+from simcore.games.batches import column_names, game_row
 
 N_SEATS = 4
 N_TRICKS = 13
@@ -79,10 +79,7 @@ N_SIDE16 = len(SIDE16_COLUMNS)
 # total[row, side] (int32, game mode; hands mode passes a (rows, 0) array): the running score
 # after this hand (int32: a hopeless side can sink far)
 
-GAME_ROW = np.dtype(
-    [("seed", np.uint64), ("game", np.uint64), ("hands", np.uint16), ("winner", np.int8)],
-    align=True,
-)
+GAME_ROW = game_row()
 
 HAND_COLUMNS = list(column_names(
     "seed", "deal", "game", "hand_no", "dealer", ("hand", N_SEATS), ("dealt", N_SEATS),

@@ -7,6 +7,7 @@ Internal card id = 13 * suit + strength, strength 0 = 4 (lowest) ... 10 = A, 11 
 import numba as nb
 import numpy as np
 
+from simcore.games.batches import game_row
 from simcore.tricks import RankOrder
 
 ORDER = RankOrder("456789TJQKA23")  # TF-3, lowest first
@@ -84,16 +85,7 @@ SV_DELTA = 1
 SV_TOTAL = 2  # running score (game mode)
 N_SEAT_VALUES = 3
 
-GAME_ROW = np.dtype(
-    [
-        ("seed", np.uint64),
-        ("game", np.uint64),
-        ("hands", np.uint16),
-        ("winner", np.int8),
-        ("n_winners", np.int8),
-    ],
-    align=True,
-)
+GAME_ROW = game_row(("n_winners", np.int8))
 
 _SEATS = range(N_SEATS)
 HAND_COLUMNS = (
