@@ -234,7 +234,14 @@ def _least_after_discard(x, full, skip, best):
     loose = x & ~melding
     if loose:
         best = min(best, full - mask_value(bit(highest_bit(rank_positions(loose))), GIN_PLANES))
-    melding &= ~skip
+    return _melding_drop(x, full, melding & ~skip, best, _ONE)[0]
+
+
+@nb.njit(inline="always", cache=True)
+def _melding_drop(x, full, melding, best, card):
+    """(best, card) bettered by the least deadwood of x less one of ``melding`` (cards of x
+    that meld), searched from the highest position down until dropping a card of that
+    position (worth v, so leaving at least full - v) cannot beat best; ties keep ``card``."""
     ranks = rank_positions(melding)
     while ranks and best > 0:
         pos = highest_bit(ranks)
@@ -245,8 +252,10 @@ def _least_after_discard(x, full, skip, best):
         while m:
             c = lowest_bit(m)
             m &= m - _ONE
-            best = min(best, min_deadwood_seq(x & ~bit(c), GIN_PLANES))
-    return best
+            d = min_deadwood_seq(x & ~bit(c), GIN_PLANES)
+            if d < best:
+                best, card = d, bit(c)
+    return best, card
 
 
 @nb.njit(inline="always", cache=True)
@@ -255,6 +264,22 @@ def _drawn_deadwood(h, b, base):
     discarding b itself leaves base, h's minimum deadwood."""
     x = h | b
     return _least_after_discard(x, min_deadwood_seq(x, GIN_PLANES), b, base)
+
+
+@nb.njit(inline="always", cache=True)
+def _loose_draws(loose, base, low, limit):
+    """(summed deadwood, knocks) over drawing each card of ``loose`` (cards that meld with
+    nothing) into a 10-card hand of minimum deadwood base whose best 9 cards leave low: the
+    card drawn goes, or the hand's best card to drop does."""
+    total, knocks = 0.0, 0
+    m = loose
+    while m:
+        b = bit(lowest_bit(m))
+        m &= m - _ONE
+        d = min(base, low + mask_value(b, GIN_PLANES))
+        total += d
+        knocks += d <= limit
+    return total, knocks
 
 
 @nb.njit(inline="always", cache=True)
@@ -270,14 +295,7 @@ def _outlook(h, unseen, limit, base):
     low = _least_after_discard(h, base, np.uint64(0), 1 << 30)  # the best 9 of the 10 cards
     runs = unseen & run_completions(h)
     sets = unseen & set_completions(h) & ~runs
-    total, knocks = 0.0, 0
-    m = unseen & ~runs & ~sets
-    while m:
-        b = bit(lowest_bit(m))
-        m &= m - _ONE
-        d = min(base, low + mask_value(b, GIN_PLANES))
-        total += d
-        knocks += d <= limit
+    total, knocks = _loose_draws(unseen & ~runs & ~sets, base, low, limit)
     m = runs
     while m:
         b = bit(lowest_bit(m))
@@ -358,21 +376,7 @@ def _drop_after_draw(h, b, base):
         if d < best:
             best, card = d, loose & spread_ranks(_ONE << np.uint64(pos))
             card = bit(lowest_bit(card))
-    melding &= ~b
-    ranks = rank_positions(melding)
-    while ranks and best > 0:
-        pos = highest_bit(ranks)
-        ranks &= ~(_ONE << np.uint64(pos))
-        if full - mask_value(bit(pos), GIN_PLANES) >= best:
-            break
-        m = melding & spread_ranks(_ONE << np.uint64(pos))
-        while m:
-            c = lowest_bit(m)
-            m &= m - _ONE
-            d = min_deadwood_seq(x & ~bit(c), GIN_PLANES)
-            if d < best:
-                best, card = d, bit(c)
-    return best, card
+    return _melding_drop(x, full, melding & ~b, best, card)
 
 
 @nb.njit(cache=True)
@@ -394,14 +398,8 @@ def _two_draws(h, unseen, limit, base, cut, memo_h, memo_b, memo_v, n_memo):
     runs = unseen & run_completions(h)
     sets = unseen & set_completions(h) & ~runs
     loose = unseen & ~runs & ~sets
-    total, knocks, melded2 = 0.0, 0, 0.0
-    m = loose
-    while m:
-        b = bit(lowest_bit(m))
-        m &= m - _ONE
-        d = min(base, low + mask_value(b, GIN_PLANES))
-        total += d
-        knocks += d <= limit
+    total, knocks = _loose_draws(loose, base, low, limit)
+    melded2 = 0.0
     loose_knocks = knocks
     ranks = rank_positions(sets)
     m = runs
