@@ -185,8 +185,9 @@ def test_near_a_knock_deadwood_weighs_more_and_low_cards_cost():
 
 def test_the_look_ahead_is_given_to_the_best_few_discards_only():
     """LOOK_N 1: only the best-scoring candidate is looked at, so it is the answer."""
-    h = np.uint64(to_sequence(np.uint64(parse_hand("AC 2C 3C 4D 5D 6D JH QH KH 9S 9D")), True))
-    unseen = np.uint64(to_sequence(np.uint64(((1 << 52) - 1) & ~parse_hand("AC 2C 3C 4D 5D 6D JH QH KH 9S 9D")), True))
+    held = parse_hand("AC 2C 3C 4D 5D 6D JH QH KH 9S 9D")
+    h = np.uint64(to_sequence(np.uint64(held), True))
+    unseen = np.uint64(to_sequence(np.uint64(((1 << 52) - 1) & ~held), True))
     cards = np.array([int(to_sequence(bit(parse_card(c)), True)).bit_length() - 1
                       for c in ("9S", "9D", "KH")], np.int64)
     scores = np.array([20.0, 19.5, 30.0])

@@ -99,6 +99,7 @@ def test_spades_nil_modes_solve_what_they_say(nil):
 
 
 def test_spades_nil_mode_is_in_the_manifest_and_resume_keeps_it(tmp_path):
+    # two deals, not one: a one-row run compiles a kernel of its own
     default = simcore.solve_deals("spades", 2, seed=5, predeal=QUICK["spades"], out=tmp_path / "default")
     assert default.manifest["options"] == {"nil": "safe"}  # the count of a failing nil is asked for by name
     out = tmp_path / "dd"

@@ -27,6 +27,11 @@ DD = 5000
 PIMC = 10000
 INFER = 1_000_000_000  # above PIMC + every W, Trump Friend's calls over 10 W worlds included
 MAX_WORLDS = 10000
+# Typed stand-ins for literal arguments of jitted calls: Numba compiles a callee once for every
+# literal value it is passed, and once more for a run-time value.
+NOBODY = np.int64(-1)  # no card, seat, suit or trump
+NO_SALT = np.int64(0)  # a decision stream's salt when nothing played tells its decisions apart
+TRUE, FALSE = np.bool_(True), np.bool_(False)
 
 _PIMC_NAME = re.compile(r"pimc(-uniform)?:(\d+)")
 

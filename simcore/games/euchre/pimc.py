@@ -62,10 +62,10 @@ from simcore.games.euchre.layout import (HAND_SIZE, N_SEATS, V_ACTIVE, V_ALONE_D
                                          V_TRICKS, V_TRUMP, V_UPCARD, V_VOIDS)
 from simcore.games.euchre.scoring import hand_points
 from simcore.tricks import follow_mask, trick_winner
-from simcore.games.searching import (DD, INFER, MAX_WORLDS, PIMC, PlayPolicies,  # noqa: F401
-                                     best_card, check_choice, decision_stream, inferring,
-                                     is_search, n_worlds, new_table, played_by, search_hook,
-                                     search_kernels)
+from simcore.games.searching import (DD, FALSE, INFER, MAX_WORLDS, NO_SALT, NOBODY,  # noqa: F401
+                                     PIMC, TRUE, PlayPolicies, best_card, check_choice,
+                                     decision_stream, inferring, is_search, n_worlds, new_table,
+                                     played_by, search_hook, search_kernels)
 
 DEFAULT_WORLDS = 32
 BID_WORLDS = 4  # the decisions before the play draw this many times W worlds (bid_worlds)
@@ -74,14 +74,9 @@ HOLDERS = N_SEATS + 1
 MAX_STATES = 8192  # capacity states of a Euchre observation: at most 6**4 * 5
 NO_TRICK = np.zeros(1, np.int64)
 PASS = 7  # the slot of ``sums`` that holds passing
-# decision kinds, folded into each decision's stream
+# decision kinds, folded into each decision's stream (typed: a literal compiles _seed again)
 K_PLAY, K_ORDER, K_NAME, K_DEALER, K_ALONE = (np.int64(k) for k in (1, 2, 3, 4, 5))
-# Typed stand-ins for literal arguments of jitted calls: Numba compiles a callee once for every
-# literal value it is passed, and once more for a run-time value.
-NOBODY = np.int64(-1)  # no card, seat, suit or trump
-NO_SALT = np.int64(0)
-TRUE, FALSE = np.bool_(True), np.bool_(False)
-EVERY_SEAT = np.int64(15)  # the active seats of a hand nobody plays alone
+EVERY_SEAT = np.int64(15)  # the active seats of a hand nobody plays alone (typed: one compile)
 # The bidder model (pimc:W): a seat orders up (names a suit) with probability
 # 1 / (1 + exp(-(strength - threshold + 1/2) / BID_SCALE)), strength and threshold the
 # heuristic's (``policies.round_one_strength``, ``policies.best_suit``), so a hand the

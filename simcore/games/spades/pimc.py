@@ -45,9 +45,9 @@ import numpy as np
 
 from simcore import sampling
 from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
-                                     C_VALUES, DD, PlayPolicies, best_card, context_head,
-                                     decision_stream, inferring, n_worlds, played_by,
-                                     search_hook, search_kernels)
+                                     C_VALUES, DD, FALSE, NO_SALT, NOBODY, TRUE, PlayPolicies,
+                                     best_card, context_head, decision_stream, inferring, n_worlds,
+                                     played_by, search_hook, search_kernels)
 # pimc:W is INFER + W, pimc-uniform:W is PIMC + W
 from simcore.games.searching import INFER, PIMC  # noqa: F401
 from simcore.cards import SUIT_BITS, bit, lowest_bit, popcount
@@ -64,13 +64,10 @@ EXACT_CARDS = 7  # exact solves when the seat to play holds at most this many ca
 BUDGET = 200_000  # nodes per solve before a world falls back to rollouts
 MAX_STATES = 4096  # capacity states of a Spades observation: at most 14**3
 NIL_NEVER = 1  # policies' nil mode "never"
-K_PLAY, K_BID = np.int64(1), np.int64(2)  # decision kinds, folded into each decision's stream
-# Typed stand-ins for literal arguments of jitted calls: Numba compiles a callee once for every
-# literal value it is passed, and once more for a run-time value.
-NOBODY = np.int64(-1)  # no card
-NO_SALT = np.int64(0)
-TRUE, FALSE = np.bool_(True), np.bool_(False)
-HEURISTIC_BID = np.int64(policies.BID_POLICIES["heuristic"])  # the rollouts' bidders
+# decision kinds, folded into each decision's stream (typed: a literal compiles _seed again)
+K_PLAY, K_BID = np.int64(1), np.int64(2)
+# the rollouts' bidders, typed (a literal argument would compile choose_bid once more)
+HEURISTIC_BID = np.int64(policies.BID_POLICIES["heuristic"])
 HEURISTIC_NIL = np.int64(policies.NIL_POLICIES["heuristic"])
 # The bidder model (pimc:W): a bid b of 1 ... 13 has weight exp(-BID_SPREAD * |b - h|), h the
 # heuristic's bid of the hand; nil has probability NIL_LIKELY where the heuristic bids nil,

@@ -31,9 +31,9 @@ import numpy as np
 from simcore import sampling
 from simcore.rng import shuffle
 from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
-                                     C_VALUES, DD, PIMC, PlayPolicies, best_card, context_head,
-                                     decision_stream, n_worlds, played_by, search_hook,
-                                     search_kernels)
+                                     C_VALUES, DD, NO_SALT, NOBODY, PIMC, PlayPolicies, best_card,
+                                     context_head, decision_stream, n_worlds, played_by,
+                                     search_hook, search_kernels)
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
 from simcore.tricks import follow_mask, trick_winner_at
 from simcore.games.trump_friend import engine, policies, solver
@@ -50,11 +50,8 @@ KITTY = N_SEATS  # holder 5: the two undealt cards
 HOLDERS = N_SEATS + 1
 MAX_STATES = 11 ** 4 * 3  # capacity states: four other seats of at most 10, the kitty 2
 ALL = np.uint64((1 << 52) - 1)
-K_PLAY, K_CALL = np.int64(1), np.int64(2)  # decision kinds, folded into each decision's stream
-# Typed stand-ins for literal arguments of jitted calls: Numba compiles a callee once for every
-# literal value it is passed, and once more for a run-time value.
-NOBODY = np.int64(-1)  # no card
-NO_SALT = np.int64(0)
+# decision kinds, folded into each decision's stream (typed: a literal compiles _seed again)
+K_PLAY, K_CALL = np.int64(1), np.int64(2)
 # The calls (TF-5): one a round against ten plays, so a seat pimc:W calls over CALL_FACTOR * W
 # worlds, and trump=pimc / friend=pimc default to CALL_WORLDS.
 CALL_FACTOR = 10
