@@ -324,6 +324,17 @@ def record_game(games, g, seed, game, hands, winner):
 
 
 @nb.njit(inline="always", cache=True)
+def record_game_hand(out, totals_out, row, game, hand_no, totals):
+    """Stamp hand row ``row`` of a whole game (a ``GAME_HAND_ROW`` record) with its game id, its
+    number in the game and each seat's running total after it (``totals_out[row]``)."""
+    rec = out[row]
+    rec.game = game
+    rec.hand_no = hand_no
+    for s in range(totals_out.shape[1]):
+        totals_out[row, s] = totals[s]
+
+
+@nb.njit(inline="always", cache=True)
 def block_range(b, n, n_blocks):
     """Rows lo .. hi-1 of kernel block ``b`` of ``n_blocks`` over ``n`` rows."""
     size = (n + n_blocks - 1) // n_blocks

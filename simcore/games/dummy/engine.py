@@ -14,7 +14,7 @@ import numpy as np
 
 from simcore.cards import bit, highest_bit, lowest_bit, popcount
 from simcore.dealing import first_seat
-from simcore.games.base import block_range, rebind
+from simcore.games.base import block_range, rebind, record_game_hand
 from simcore.melds import all_melds, can_partition, meldable, spread_ranks
 from simcore.rng import policy_key, shuffle, stream_key
 from simcore.games.dummy.layout import (
@@ -651,11 +651,7 @@ def games_block(seed, start, games, game_scores, out, dealt_out, seat_out, total
                         info, seat_res)
             if logging:
                 record_log(decisions, deciders, log_n, stock, row, log, info, deck, cfg)
-            rec = out[row]
-            rec.game = game
-            rec.hand_no = hand_no
-            for s in range(4):
-                totals_out[row, s] = totals[s]
+            record_game_hand(out, totals_out, row, game, hand_no, totals)
             hand_no += 1
             # DM-27: the next deal's direction
             fool = info[R_FOOL]

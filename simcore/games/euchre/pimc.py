@@ -225,6 +225,24 @@ def _prepare(ctx, unseen, omniscient):
 
 
 @nb.njit(cache=True)
+def _start(ctx, st, seat, kind, salt, unseen, omniscient):
+    """Ready ctx for one decision: count its worlds (_prepare) and seed its stream (_seed).
+    False if the sampler cannot (then the caller falls back to the heuristic)."""
+    if not _prepare(ctx, unseen, omniscient):
+        return False
+    _seed(ctx, st, seat, kind, salt)
+    return True
+
+
+@nb.njit(inline="always", cache=True)
+def _bid_work(ctx):
+    """A decision before the play's working arrays: the solver table, the world's hands
+    (public ids), the option sums, the solver's card list, and the world's hands in trump
+    order for the rollouts."""
+    return ctx[0], ctx[4], ctx[5], ctx[6], np.zeros(N_SEATS, np.uint64)
+
+
+@nb.njit(cache=True)
 def _world(ctx, omniscient, trump, active, pool, i):
     """Fill ctx's ``pub`` with the next world (public ids; seats sitting out hold nothing):
     world ``i`` of ``pool`` (weighted worlds) if it has any, else a draw, or with
@@ -423,9 +441,10 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     trump = view[V_TRUMP]
     discard = ctx[9][0] if seat == view[V_DEALER] else -1
     unseen = play_facts(seat, hand, view, TRUE, discard, ctx[2], ctx[3])
-    if (alone_m >= 0 and alone_d >= 0) or not _prepare(ctx, unseen, omniscient):
+    salt = popcount(np.uint64(view[V_PLAYED]))
+    if (alone_m >= 0 and alone_d >= 0) or not _start(ctx, st, seat, K_PLAY, salt, unseen,
+                                                      omniscient):
         return policies.heuristic_play(seat, hand, legal, view, st)
-    _seed(ctx, st, seat, K_PLAY, popcount(np.uint64(view[V_PLAYED])))
     tab, pub, sums, cards_out, values_out, trick = ctx[0], ctx[4], ctx[5], ctx[6], ctx[7], ctx[8]
     n = view[V_NPLAYED]
     for i in range(n):
@@ -582,11 +601,9 @@ def search_order_up(policy, seat, dealer, hand, upcard, st, ctx):
     """Round one: order up iff the best mean net points with the upcard's suit beat passing."""
     omniscient = policy == DD
     unseen = bid_facts(seat, hand, bit(upcard), ctx[2], ctx[3])
-    if not _prepare(ctx, unseen, omniscient):
+    if not _start(ctx, st, seat, K_ORDER, NO_SALT, unseen, omniscient):
         return policies.order_up(policies.HEURISTIC, seat, dealer, hand, upcard, st, ctx)
-    _seed(ctx, st, seat, K_ORDER, NO_SALT)
-    tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
-    rh = np.zeros(N_SEATS, np.uint64)
+    tab, pub, sums, cards, rh = _bid_work(ctx)
     trump = upcard // 13
     up = card_to_trump(upcard, trump)
     six = hand | bit(upcard)
@@ -640,11 +657,9 @@ def search_name_trump(policy, seat, dealer, hand, banned, stuck, st, ctx):
     # the turned-down upcard is a kitty card every seat has seen, but the engine does not
     # pass it to round two, so these worlds leave it unseen (a small loss of information)
     unseen = bid_facts(seat, hand, np.uint64(0), ctx[2], ctx[3])
-    if not _prepare(ctx, unseen, omniscient):
+    if not _start(ctx, st, seat, K_NAME, NO_SALT, unseen, omniscient):
         return policies.name_trump(policies.HEURISTIC, seat, dealer, hand, banned, stuck, st, ctx)
-    _seed(ctx, st, seat, K_NAME, NO_SALT)
-    tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
-    rh = np.zeros(N_SEATS, np.uint64)
+    tab, pub, sums, cards, rh = _bid_work(ctx)
     sums[:] = 0
     worlds = bid_worlds(policy)
     pool = _bid_pool(ctx, policy, worlds, seat, dealer, NOBODY, banned, (seat - dealer - 1) % 4)
@@ -679,11 +694,9 @@ def _dealer_sums_of(policy, hand, upcard, trump, st, view, ctx, for_discard):
     dealer = view[V_DEALER]
     omniscient = policy == DD
     unseen = play_facts(dealer, hand, view, FALSE, NOBODY, ctx[2], ctx[3])
-    if not _prepare(ctx, unseen, omniscient):
+    if not _start(ctx, st, dealer, K_DEALER, NO_SALT, unseen, omniscient):
         return False
-    _seed(ctx, st, dealer, K_DEALER, NO_SALT)
-    tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
-    rh = np.zeros(N_SEATS, np.uint64)
+    tab, pub, sums, cards, rh = _bid_work(ctx)
     maker = view[V_MAKER]
     leader = (dealer + 1) % 4
     six = hand | bit(upcard)
@@ -759,11 +772,9 @@ def search_go_alone(policy, seat, hand, view, st, ctx):
     dealer = view[V_DEALER]
     discard = ctx[9][0] if seat == dealer and view[V_PICKED_UP] else -1
     unseen = play_facts(seat, hand, view, FALSE, discard, ctx[2], ctx[3])
-    if not _prepare(ctx, unseen, omniscient):
+    if not _start(ctx, st, seat, K_ALONE, NO_SALT, unseen, omniscient):
         return False
-    _seed(ctx, st, seat, K_ALONE, NO_SALT)
-    tab, pub, sums, cards = ctx[0], ctx[4], ctx[5], ctx[6]
-    rh = np.zeros(N_SEATS, np.uint64)
+    tab, pub, sums, cards, rh = _bid_work(ctx)
     trump = view[V_TRUMP]
     up, picked = view[V_UPCARD], view[V_PICKED_UP] != 0
     base_m, base_d = view[V_ALONE_MAKER], view[V_ALONE_DEFENDER]  # (-1 on this seat's side)

@@ -10,7 +10,7 @@ import numpy as np
 
 from simcore.cards import bit, lowest_bit
 from simcore.dealing import SHUFFLE_PAIRED, deal_constrained, first_seat, is_constrained
-from simcore.games.base import block_range, rebind
+from simcore.games.base import block_range, rebind, record_game_hand
 from simcore.melds import GIN_PLANES, MAX_MELDS, from_sequence, gin_deadwood, knock_result, \
     to_sequence
 from simcore.rng import policy_key, shuffle, stream_key
@@ -403,6 +403,20 @@ def constrained_deal(seed, a, b, st, deck, dealer, fixed, conds, weights, roles,
     return n
 
 
+@nb.njit(cache=True)
+def block_scratch():
+    """A block's working arrays: the deal's and the policies' streams, the deck, the hands
+    (now and as dealt), each seat's picks and discards from the pile, the pile, the deal
+    order, the public view, the meld search's scratch, the hand's result, and constrained
+    dealing's slot masks and roles."""
+    return (np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.empty(52, np.int64),
+            np.empty(2, np.uint64), np.empty(2, np.uint64), np.empty(2, np.uint64),
+            np.empty(2, np.uint64), np.empty(2, np.uint64), np.empty(52, np.int64),
+            np.empty(VIEW_SIZE, np.int64), np.empty((ARRANGEMENTS, MAX_MELDS), np.uint64),
+            np.empty(16, np.int64), np.empty(SLOT_SIZES.shape[0], np.uint64),
+            np.zeros(1, np.int64))
+
+
 def hands_kernel(seed, start, out, dealt, finals, deadwoods, turn_log, turn_n, cfg, policies,
                  fixed, conds, weights, attempts, capped, bad):
     """Hand rows ``start ..`` in parallel blocks.  ``bad[b, 0]`` counts illegal policy answers,
@@ -413,22 +427,10 @@ def hands_kernel(seed, start, out, dealt, finals, deadwoods, turn_log, turn_n, c
     arrays without rows: no log)."""
     n = out.shape[0]
     n_blocks = bad.shape[0]
+    constrained = is_constrained(fixed, conds)
     for b in nb.prange(n_blocks):
-        st = np.zeros(1, np.uint64)
-        pst = np.zeros(1, np.uint64)
-        deck = np.empty(52, np.int64)
-        hands = np.empty(2, np.uint64)
-        first_hands = np.empty(2, np.uint64)
-        picks = np.empty(2, np.uint64)
-        discards = np.empty(2, np.uint64)
-        pile = np.empty(2, np.uint64)
-        order = np.empty(52, np.int64)
-        view = np.empty(VIEW_SIZE, np.int64)
-        scratch = np.empty((ARRANGEMENTS, MAX_MELDS), np.uint64)
-        res = np.empty(16, np.int64)
-        masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
-        roles = np.zeros(1, np.int64)
-        constrained = is_constrained(fixed, conds)
+        (st, pst, deck, hands, first_hands, picks, discards, pile, order, view, scratch, res,
+         masks, roles) = block_scratch()
         lo, hi = block_range(b, n, n_blocks)
         for i in range(lo, hi):
             if capped[0]:
@@ -471,24 +473,12 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
     """
     n = games.shape[0]
     n_blocks = bad.shape[0]
+    constrained = is_constrained(fixed, conds)
     for b in nb.prange(n_blocks):
-        st = np.zeros(1, np.uint64)
-        pst = np.zeros(1, np.uint64)
-        deck = np.empty(52, np.int64)
-        hands = np.empty(2, np.uint64)
-        first_hands = np.empty(2, np.uint64)
-        picks = np.empty(2, np.uint64)
-        discards = np.empty(2, np.uint64)
-        pile = np.empty(2, np.uint64)
-        order = np.empty(52, np.int64)
-        view = np.empty(VIEW_SIZE, np.int64)
-        scratch = np.empty((ARRANGEMENTS, MAX_MELDS), np.uint64)
-        res = np.empty(16, np.int64)
+        (st, pst, deck, hands, first_hands, picks, discards, pile, order, view, scratch, res,
+         masks, roles) = block_scratch()
         totals = np.zeros(2, np.int64)
         won = np.zeros(2, np.int64)
-        masks = np.empty(SLOT_SIZES.shape[0], np.uint64)
-        roles = np.zeros(1, np.int64)
-        constrained = is_constrained(fixed, conds)
         lo, hi = block_range(b, n, n_blocks)
         for g in range(lo, hi):
             if capped[0]:
@@ -526,11 +516,7 @@ def games_kernel(seed, start, games, game_scores, out, dealt, finals, deadwoods,
                 if turn_log.shape[0]:
                     turn_n[row] = history_log(view, deck, first_hands, hands, res, turn_log,
                                               row)
-                rec = out[row]
-                rec.game = game
-                rec.hand_no = hand_no
-                for s in range(2):
-                    totals_out[row, s] = totals[s]
+                record_game_hand(out, totals_out, row, game, hand_no, totals)
                 hand_no += 1
                 if w >= 0:  # GR-5; a void hand is dealt again by the same dealer (GR-12)
                     if cfg[C_NEXT_DEALER] == 0:
