@@ -35,18 +35,29 @@ def drop_stale_cache(package: Path = PACKAGE) -> bool:
     """Delete ``package``'s cached Numba kernels (``*.nbi``, ``*.nbc``) when its sources are not
     the ones they were compiled from; returns whether it did.  Never raises on a file system
     that refuses (the cache then stays as Numba manages it)."""
-    stamp = package / STAMP
+    return _drop_if_stale(package / STAMP, sources_digest(package), package)
+
+
+def drop_stale_folder(folder: Path, sources: list[Path]) -> bool:
+    """The same for a cache folder of simcore's own (``NUMBA_CACHE_DIR`` pointing at it, as the
+    tests do): every cached kernel under ``folder`` goes when any ``.py`` file under one of
+    ``sources`` changed.  Only for a folder that holds nothing else: it is emptied of kernels
+    whatever package they came from."""
+    digest = hashlib.sha256("".join(sources_digest(path) for path in sources).encode()).hexdigest()
+    return _drop_if_stale(folder / STAMP.name, digest, folder)
+
+
+def _drop_if_stale(stamp: Path, digest: str, root: Path) -> bool:
     try:
-        digest = sources_digest(package)
         if stamp.is_file() and stamp.read_text() == digest:
             return False
-        # the new stamp is written first: where it cannot be, Numba cannot cache beside the
-        # sources either, and nothing is deleted
-        stamp.parent.mkdir(exist_ok=True)
+        # the new stamp is written first: where it cannot be, Numba cannot cache there either,
+        # and nothing is deleted
+        stamp.parent.mkdir(parents=True, exist_ok=True)
         partial = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
         partial.write_text(digest)
         for pattern in ("*.nbi", "*.nbc"):
-            for path in package.rglob(pattern):
+            for path in root.rglob(pattern):
                 path.unlink(missing_ok=True)
         partial.replace(stamp)  # atomic: a process importing beside this one reads old or new
     except OSError:

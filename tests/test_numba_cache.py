@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from simcore._cache import STAMP, drop_stale_cache, sources_digest
+from simcore._cache import STAMP, drop_stale_cache, drop_stale_folder, sources_digest
 
 
 def _package(tmp_path):
@@ -60,3 +60,37 @@ def test_importing_simcore_records_its_sources():
 
     assert PACKAGE == __import__("pathlib").Path(simcore.__file__).resolve().parent
     assert (PACKAGE / STAMP).read_text() == sources_digest(PACKAGE)
+
+
+def test_a_cache_folder_of_its_own_goes_whole_when_any_source_changes(tmp_path):
+    package, scripts, folder = _package(tmp_path), tmp_path / "scripts", tmp_path / "cache"
+    scripts.mkdir()
+    (scripts / "tool.py").write_text("Z = 1\n")
+    kernels = folder / "pkg_0a1b" / "engine.f-1.py311.nbi", folder / "tools_2c3d" / "t-1.py311.1.nbc"
+    for path in kernels:
+        path.parent.mkdir(parents=True)
+        path.write_text("compiled")
+    assert drop_stale_folder(folder, [package, scripts])  # no stamp yet
+    assert not list(folder.rglob("*.nb[ic]"))
+    for path in kernels:
+        path.write_text("compiled")
+    assert not drop_stale_folder(folder, [package, scripts])  # the same sources: kept
+    assert all(path.exists() for path in kernels)
+    (scripts / "tool.py").write_text("Z = 2\n")  # any of the folders
+    assert drop_stale_folder(folder, [package, scripts])
+    assert not list(folder.rglob("*.nb[ic]"))
+
+
+def test_the_tests_compile_at_o1_into_their_own_cache():
+    """tests/conftest.py sets both before Numba is imported: a plugin importing Numba earlier
+    would leave the tests at -O3 in the package's cache, and this fails."""
+    import os
+
+    import numba
+    import pytest
+    from conftest import TEST_CACHE
+
+    if os.environ["NUMBA_CACHE_DIR"] != str(TEST_CACHE):
+        pytest.skip("NUMBA_CACHE_DIR set by the caller: the tests keep Numba's defaults")
+    assert numba.config.CACHE_DIR == str(TEST_CACHE)
+    assert int(numba.config.OPT) == int(os.environ["NUMBA_OPT"])
