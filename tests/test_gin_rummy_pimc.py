@@ -11,7 +11,7 @@ from simcore.cards import bit
 from simcore.errors import SimcoreError
 from simcore.games.base import PolicyChoice
 from simcore.games.gin_rummy import GAME, layout as L, pimc, run_hands
-from simcore.games.gin_rummy.policies import heuristic_policy, random_policy
+from simcore.games.gin_rummy.policies import PLAY_POLICIES, builtin_play
 from simcore.games.gin_rummy.rules import Rules
 from simcore.games.gin_rummy.simple import simple_bot_discard, simple_bot_takes
 from simcore.melds import gin_deadwood
@@ -101,15 +101,17 @@ def _history_agrees(hand, view):
     return ok
 
 
+# typed, so that the calls below load the engine's compiled ``builtin_play`` from the cache
+RANDOM, HEURISTIC = np.int64(PLAY_POLICIES["random"]), np.int64(PLAY_POLICIES["heuristic"])
+
+
 @nb.njit
 def checking_policy(kind, seat, hand, view, st):
     """Random or heuristic answers (by seat), -1 (an illegal answer) when the history and
     the view disagree."""
     if not _history_agrees(hand, view):
         return -1
-    if seat == 0:
-        return random_policy(kind, seat, hand, view, st)
-    return heuristic_policy(kind, seat, hand, view, st)
+    return builtin_play(RANDOM if seat == 0 else HEURISTIC, kind, seat, hand, view, st)
 
 
 def test_a_user_policy_calling_the_builtin_random_gives_the_random_rows():
