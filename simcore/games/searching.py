@@ -12,6 +12,7 @@ All are above every built-in policy id, so a kernel hook tells a searching seat 
 
 from __future__ import annotations
 
+import concurrent.futures
 import inspect
 import re
 import types
@@ -22,6 +23,7 @@ import numpy as np
 from simcore import rng, sampling, solver as search
 from simcore.cards import lowest_bit
 from simcore.errors import SimcoreError
+from simcore.games.base import rebind
 
 DD = 5000
 PIMC = 10000
@@ -192,20 +194,53 @@ def search_kernels(kernels_with, filename: str, names, **hooks):
     compile then, and are cached on disk) and returns them: an engine's kernels rebuilt around
     a search module's ``hooks``, with that module's file (``filename``) as their cached home.
     ``kernels_with(jit, **hooks)`` returns the plain kernels (one, or a tuple in the order of
-    ``names``), each jitted parallel under its name."""
+    ``names``); their block functions are jitted (``nogil``, cached under their names) and the
+    kernels run them from Python threads (:func:`threaded`)."""
     built = []
 
     def kernels():
         if not built:
             plain = kernels_with(
                 lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, filename)), **hooks)
-            jitted = tuple(nb.njit(parallel=True, cache=True, nogil=True)(home(f, name, filename))
-                           for f, name in zip(plain if isinstance(plain, tuple) else (plain,),
-                                              names))
-            built.append(jitted if isinstance(plain, tuple) else jitted[0])
+            runs = tuple(threaded(f) for f in (plain if isinstance(plain, tuple) else (plain,)))
+            built.append(runs if isinstance(plain, tuple) else runs[0])
         return built[0]
 
     return kernels
+
+
+class _OneBlock:
+    """Stands in for ``numba`` in a plain kernel run from Python: its ``prange`` is one block."""
+
+    def __init__(self, block: int):
+        self.block = block
+
+    def prange(self, n: int) -> range:
+        return range(self.block, min(self.block + 1, n))
+
+
+def threaded(kernel):
+    """A plain engine kernel (``for b in nb.prange(n_blocks)`` over its blocks, each block one
+    call of a jitted ``nogil`` block function, ``bad`` its last argument with a row per block)
+    run from Python: every block a task of a pool of ``nb.get_num_threads()`` threads, taken
+    in turn as threads come free.  The blocks and their rows are the kernel's own, so the rows
+    are those of the parallel kernel; a searching block takes milliseconds a deal, so calling
+    it from Python costs nothing measurable.  No parallel kernel is compiled around the blocks:
+    its machine code would hold the whole search again (about 15 s of compiling a kernel)."""
+    def run(*args):
+        n_blocks = args[-1].shape[0]
+        parts = [rebind(kernel, nb=_OneBlock(b)) for b in range(n_blocks)]
+        threads = min(nb.get_num_threads(), n_blocks)
+        if threads <= 1:
+            for part in parts:
+                part(*args)
+            return
+        with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+            for done in [pool.submit(part, *args) for part in parts]:
+                done.result()  # a block's error is raised here
+
+    run.__name__ = run.__qualname__ = kernel.__name__
+    return run
 
 
 @nb.njit(cache=True)
