@@ -47,6 +47,8 @@ bench: $(DEV)
 
 # Numba's disk cache is keyed on each function's own file; importing simcore drops the
 # package's cache by itself when any of its sources changed (simcore/_cache.py). This also
-# drops the kernels of analyses/ and scripts/.
+# drops the kernels of analyses/ and scripts/, and the tests' own cache (-O1 kernels,
+# tests/conftest.py).
 clean-cache:
 	find simcore analyses scripts -name '*.nbi' -delete -o -name '*.nbc' -delete
+	rm -rf .numba-test-cache
