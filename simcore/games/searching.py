@@ -194,15 +194,16 @@ def search_kernels(kernels_with, filename: str, names, **hooks):
     compile then, and are cached on disk) and returns them: an engine's kernels rebuilt around
     a search module's ``hooks``, with that module's file (``filename``) as their cached home.
     ``kernels_with(jit, **hooks)`` returns the plain kernels (one, or a tuple in the order of
-    ``names``); their block functions are jitted (``nogil``, cached under their names) and the
-    kernels run them from Python threads (:func:`threaded`)."""
+    ``names``, which name them); their block functions are jitted (``nogil``, cached under
+    their own names) and the kernels run them from Python threads (:func:`threaded`)."""
     built = []
 
     def kernels():
         if not built:
             plain = kernels_with(
                 lambda f, name: nb.njit(cache=True, nogil=True)(home(f, name, filename)), **hooks)
-            runs = tuple(threaded(f) for f in (plain if isinstance(plain, tuple) else (plain,)))
+            runs = tuple(threaded(f, name) for f, name in
+                         zip(plain if isinstance(plain, tuple) else (plain,), names))
             built.append(runs if isinstance(plain, tuple) else runs[0])
         return built[0]
 
@@ -219,7 +220,7 @@ class _OneBlock:
         return range(self.block, min(self.block + 1, n))
 
 
-def threaded(kernel):
+def threaded(kernel, name: str):
     """A plain engine kernel (``for b in nb.prange(n_blocks)`` over its blocks, each block one
     call of a jitted ``nogil`` block function, ``bad`` its last argument with a row per block)
     run from Python: every block a task of a pool of ``nb.get_num_threads()`` threads, taken
@@ -239,7 +240,7 @@ def threaded(kernel):
             for done in [pool.submit(part, *args) for part in parts]:
                 done.result()  # a block's error is raised here
 
-    run.__name__ = run.__qualname__ = kernel.__name__
+    run.__name__ = run.__qualname__ = name
     return run
 
 
