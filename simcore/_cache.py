@@ -35,7 +35,7 @@ def drop_stale_cache(package: Path = PACKAGE) -> bool:
     """Delete ``package``'s cached Numba kernels (``*.nbi``, ``*.nbc``) when its sources are not
     the ones they were compiled from; returns whether it did.  Never raises on a file system
     that refuses (the cache then stays as Numba manages it)."""
-    return _drop_if_stale(package / STAMP, sources_digest(package), package)
+    return _drop_if_stale(package / STAMP, lambda: sources_digest(package), package)
 
 
 def drop_stale_folder(folder: Path, sources: list[Path]) -> bool:
@@ -43,12 +43,17 @@ def drop_stale_folder(folder: Path, sources: list[Path]) -> bool:
     tests do): every cached kernel under ``folder`` goes when any ``.py`` file under one of
     ``sources`` changed.  Only for a folder that holds nothing else: it is emptied of kernels
     whatever package they came from."""
-    digest = hashlib.sha256("".join(sources_digest(path) for path in sources).encode()).hexdigest()
+    def digest():
+        return hashlib.sha256("".join(sources_digest(p) for p in sources).encode()).hexdigest()
+
     return _drop_if_stale(folder / STAMP.name, digest, folder)
 
 
-def _drop_if_stale(stamp: Path, digest: str, root: Path) -> bool:
+def _drop_if_stale(stamp: Path, sources_digest_of, root: Path) -> bool:
+    """``sources_digest_of()`` is read inside the guard: an unreadable source leaves the cache
+    as it is instead of raising."""
     try:
+        digest = sources_digest_of()
         if stamp.is_file() and stamp.read_text() == digest:
             return False
         # the new stamp is written first: where it cannot be, Numba cannot cache there either,
