@@ -144,6 +144,20 @@ def test_keeps_a_speto_and_its_melds():
     assert discard(hand, view_for(hand=hand, pile="KH", opened=0)) == parse_card("4D")
 
 
+def test_lets_a_dead_speto_go_late_at_three_or_four_players_only():
+    hand = "QS 4C 5C 6C 8D"  # the speto QS melds with nothing in hand, on the table or pile
+    late4 = view_for(players=4, hand=hand, pile="KH", opened=1, counts={1: 3, 2: 7, 3: 7}, stock=10)
+    early4 = view_for(players=4, hand=hand, pile="KH", opened=1, counts={1: 7, 2: 7, 3: 7}, stock=23)
+    late2 = view_for(players=2, hand=hand, pile="KH", opened=1, counts={1: 3}, stock=10)
+    assert discard(hand, late4) == parse_card("QS")
+    assert discard(hand, early4) == parse_card("8D")
+    assert discard(hand, late2) == parse_card("8D")
+    # a speto with a meld partner in hand is kept however late
+    partnered = "QS QD 5C 6C 8D"
+    view = view_for(players=4, hand=partnered, pile="KH", opened=1, counts={1: 3, 2: 7, 3: 7}, stock=10)
+    assert discard(partnered, view) != parse_card("QS")
+
+
 def test_penalty_options_are_counted_only_when_in_force():
     view = view_for(hand="9C", pile="9D 9S", opened=1, table=("4H 5H 6H",))
     assert expert.penalty_risk(parse_card("9C"), view) == 0

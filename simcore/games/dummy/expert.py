@@ -27,9 +27,10 @@ speto knock card is worth 100); otherwise it lays every meld and then its most v
 lay-offs (melds first: they are not limited).
 
 **Discarding.**  Each card scores its points times ``DUMP`` (plus ``DUMP_LATE`` late: a card
-still held when someone knocks is paid for), less the heuristic's keep terms (a speto, a card
-of a meld held, ``HALF`` for a card with a meld partner in hand, ``NEAR`` for one next to a
-speto or the head card in the pile, ``FITS`` for one that fits a table meld, ``PILE_MELD`` for
+still held when someone knocks is paid for), less the heuristic's keep terms (a speto, except
+that at 3 or 4 players one that melds with nothing is let go late, ``SPETO_LATE``; a card of a
+meld held, ``HALF`` for a card with a meld partner in hand, ``NEAR`` for one next to a speto or
+the head card in the pile, ``FITS`` for one that fits a table meld, ``PILE_MELD`` for
 one that melds with pile cards), less ``OUTS`` per live out early (unseen cards making a meld
 with it and a hand card), less the danger of feeding the next player: the chance it can meld
 the discard (``feed_chance``) times ``DANGER`` x the points the meld would bring it, plus
@@ -73,6 +74,7 @@ PARAMS = (
     100.0,  # 14 PILE_MELD: keeping a card that melds with pile cards
     100.0,  # 15 FITS: keeping a card that fits a table meld (a lay-off to come)
     200.0,  # 16 NEAR: keeping a card next to a speto or the head card in the pile
+    -100.0,  # 17 SPETO_LATE: keeping a dead speto late, at 3 or 4 players (1000: always kept)
 )
 
 _ONE = np.uint64(1)
@@ -283,6 +285,18 @@ def penalty_risk(c, view):
     return risk
 
 
+@nb.njit(inline="always", cache=True)
+def speto_keep(useful, players, late, params):
+    """What keeping a speto is worth against discarding it: 1000 (never discarded) while it
+    melds with something (a card in hand, a table meld, the pile) or at 2 players; a dead
+    speto at 3 or 4 players goes from 1000 early to ``SPETO_LATE`` late.  With three
+    opponents and short hands a deal ends soon, and a speto still held costs 50 (100
+    unopened); at 2 players the one opponent is the next player, who melds the discard."""
+    if useful or players < 3:
+        return 1000.0
+    return 1000.0 * (1.0 - late) + params[17] * late
+
+
 @nb.njit(cache=True)
 def choose_discard(seat, hand, view, acts, n, params):
     h = np.uint64(hand)
@@ -291,6 +305,7 @@ def choose_discard(seat, hand, view, acts, n, params):
     pile = np.uint64(view[V_PILE_MASK])
     held = meldable(h)
     late = lateness(seat, view, params)
+    n_pl = view[V_PLAYERS]
     close = view[V_COUNT0 + nxt] <= params[12]  # the next player might knock on a take
     hot = feeding_pile_prizes(view)
     best = 0
@@ -300,17 +315,20 @@ def choose_discard(seat, hand, view, acts, n, params):
         cb = bit(c)
         v = points(cb)
         score = v * (params[7] + params[8] * late)
+        partnered = (_partners(c) & h) != 0
+        fits = fits_table(c, view)
+        pile_meld = (meldable(pile | cb) & cb) != 0
         if cb & SPETOS:
-            score -= 1000
+            score -= speto_keep(partnered or fits or pile_meld, n_pl, late, params)
         if held & cb:
             score -= 400
-        if _partners(c) & h:
+        if partnered:
             score -= params[13]
         if cb & hot:
             score -= params[16]
-        if fits_table(c, view):
+        if fits:
             score -= params[15]
-        if meldable(pile | cb) & cb:
+        if pile_meld:
             score -= params[14]
         if params[9] != 0.0:
             score -= params[9] * (1.0 - late) * live_outs(c, h, view)
