@@ -56,7 +56,7 @@ FINGERPRINT_DEALS = {"hands": 10_000, "games": 200}
 # and the solvers get faster, and every answer is re-decided at its new size.
 SIZES = {
     "trump-friend": 400_000,        # heuristic, what-if trump and what-if friend (× 5 and × 2 rows)
-    "trump-friend-searched": 10_000,  # searched trump calls (trump=pimc, about 6 ms a call)
+    "trump-friend-searched": 10_000,  # searched trump calls (trump=pimc, about 2.5 ms of CPU a call)
     "trump-friend-pimc": 400,       # pimc play at every seat, what-if trump and friend
     "trump-friend-dd": 10,          # open-hand solves: seconds to minutes a deal (docs/solving.md)
     "spades": 400_000,
