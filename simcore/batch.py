@@ -381,15 +381,26 @@ def compute_chunk(spec: _Spec, chunk: dict[str, Any]) -> dict[str, pl.DataFrame]
             extra["options"] = ident["options"]
         return {"hands": spec.game.solve_hands(spec.game, ident["seed"], chunk["start"],
                                                chunk["count"], spec.rules, spec.choice, **extra)}
+    start, count = chunk["start"], chunk["count"]
+    # A kernel's one-row output is both C- and F-contiguous, so Numba would type it C and
+    # compile every kernel of the game a second time for it: one deal (game) is run as two
+    # and the first kept (its rows depend on the seed and its number only).
+    padded = max(count, 2)
     if spec.mode == "hands":
         if ident.get("what_if") is not None:
             extra["what_if"] = ident["what_if"]
-        frame = spec.game.run_hands(ident["seed"], chunk["start"], chunk["count"], spec.rules,
-                                    spec.choice, ident["log_plays"], **extra)
-        return {"hands": frame}
-    hands, game_rows = spec.game.run_games(ident["seed"], chunk["start"], chunk["count"],
-                                           spec.rules, spec.choice, ident["log_plays"], **extra)
-    return {"hands": hands, "games": game_rows}
+        frame = spec.game.run_hands(ident["seed"], start, padded, spec.rules, spec.choice,
+                                    ident["log_plays"], **extra)
+        return {"hands": _first(frame, "deal", start + count, padded > count)}
+    hands, game_rows = spec.game.run_games(ident["seed"], start, padded, spec.rules, spec.choice,
+                                           ident["log_plays"], **extra)
+    return {"hands": _first(hands, "game", start + count, padded > count),
+            "games": _first(game_rows, "game", start + count, padded > count)}
+
+
+def _first(frame: pl.DataFrame, column: str, end: int, padded: bool) -> pl.DataFrame:
+    """The rows of ``frame`` whose ``column`` is below ``end`` (all of them if not ``padded``)."""
+    return frame.filter(pl.col(column) < end) if padded else frame
 
 
 def _run_in_memory(spec: _Spec) -> Run:

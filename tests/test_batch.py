@@ -208,3 +208,31 @@ def test_load_refuses_a_folder_that_is_not_a_run(tmp_path):
 def test_hands_mode_run_has_no_games_table():
     with pytest.raises(SimcoreError, match="no games table"):
         simcore.simulate(GAME, 10).games()
+
+
+def _signatures(game: str) -> dict[str, int]:
+    """Compiled signatures of every jitted function of a game's package."""
+    from numba.core.registry import CPUDispatcher
+
+    package = f"simcore.games.{game.replace('-', '_')}"
+    return {f"{name}.{attr}": len(value.signatures)
+            for name, module in list(sys.modules.items()) if name.startswith(package)
+            for attr, value in vars(module).items() if isinstance(value, CPUDispatcher)}
+
+
+@pytest.mark.parametrize("game", ["trump-friend", "euchre", "spades", "gin-rummy", "dummy"])
+@pytest.mark.parametrize("mode", ["hands", "games"])
+def test_one_deal_chunks_give_the_longer_runs_rows_and_compile_nothing_more(game, mode):
+    # a one-row output array would be typed C (it is both C- and F-contiguous) and compile
+    # every kernel again: a one-deal chunk runs two deals and keeps the first
+    key = "deal" if mode == "hands" else "game"
+    whole = simcore.simulate(game, 3, seed=5, mode=mode)
+    before = _signatures(game)
+    last_alone = simcore.simulate(game, 3, seed=5, mode=mode, chunk_size=2)
+    one = simcore.simulate(game, 1, seed=5, mode=mode)
+    assert _signatures(game) == before
+    for table in ("hands", "games") if mode == "games" else ("hands",):
+        full = _frame(whole, table).sort(key, maintain_order=True)
+        assert _frame(last_alone, table).sort(key, maintain_order=True).equals(full)
+        assert _frame(one, table).sort(key, maintain_order=True).equals(full.filter(pl.col(key) < 1))
+    assert _frame(one).height >= 1
