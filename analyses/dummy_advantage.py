@@ -10,8 +10,9 @@ spetos it was dealt, its deal score (DM-25, DM-26) and the points it held in han
 - **A speto** (``dummy_advantage_speto.png``): the score of seats dealt one speto minus seats
   dealt none, by table size, with intervals clustered by deal.  **Observational**: a seat
   dealt a speto also plays it by its policy (the heuristic melds spetos and never discards
-  them; the expert keeps them back and can be caught holding them: their 50 points then count
-  against it), so the figure mixes the card with the policy's handling of it.  The end-of-deal
+  them; the expert keeps them back, letting one that melds with nothing go late in the deal at
+  3 or 4 players, and can be caught holding them: their 50 points then count against it), so
+  the figure mixes the card with the policy's handling of it.  The end-of-deal
   points held in hand by speto holders show that handling.  A paired what-if (the same deal
   with the speto swapped for another card) needs the Dummy engine to deal preset decks, which
   it does not yet.

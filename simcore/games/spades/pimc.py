@@ -491,8 +491,8 @@ def search_bid(policy, nil_mode, seat, hand, view, st, ctx):
         for b in range(first, 14):
             rv[:] = view
             rv[V_BIDS + seat] = b
-            for i in range(1, N_SEATS):
-                s = (seat + i) & 3
+            for k in range(1, N_SEATS):
+                s = (seat + k) & 3
                 if rv[V_BIDS + s] < 0:
                     rv[V_BIDS + s] = policies.choose_bid(HEURISTIC_BID, HEURISTIC_NIL, s, pub[s],
                                                          rv, ctx[C_ST])
