@@ -7,9 +7,9 @@ TEST_CACHE = ROOT / ".numba-test-cache"
 # The tests compile their kernels at LLVM -O1 (NUMBA_OPT=1), into a Numba cache of their own:
 # the same code, compiled in about a tenth less time on the large search kernels (compiling
 # is most of the suite's time), and never loaded by a run outside the tests, whose kernels
-# stay at Numba's default -O3.  Set
-# before Numba is first imported (test workers and the warm-up's processes inherit both);
-# a NUMBA_CACHE_DIR of the caller's own keeps Numba's defaults.
+# stay at Numba's default -O3.  Set before Numba is first imported (test workers and the
+# warm-up's processes inherit both); a NUMBA_CACHE_DIR of the caller's own keeps Numba's
+# defaults.
 if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = str(TEST_CACHE)
     os.environ.setdefault("NUMBA_OPT", "1")
