@@ -29,6 +29,7 @@ a picked world follows the posterior up to the pool's finite size.
 import numba as nb
 import numpy as np
 
+from simcore.cards import lowest_bit, popcount
 from simcore.rng import next_u64
 
 MAX_HOLDERS = 8
@@ -66,21 +67,14 @@ def new_scratch(max_states):
             np.zeros(5 * MAX_HOLDERS + MAX_CARDS, np.int64), binom)
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def _popcount(m):
-    n = 0
-    while m:
-        m &= m - np.uint64(1)
-        n += 1
-    return n
+    return popcount(m)
 
 
-@nb.njit(cache=True)
+@nb.njit(inline="always", cache=True)
 def _low(m):
-    c = 0
-    while not (m >> np.uint64(c)) & np.uint64(1):
-        c += 1
-    return c
+    return lowest_bit(m)
 
 
 @nb.njit(cache=True)
@@ -125,7 +119,10 @@ def _first_split(n, hs, m, cap, x):
 
 @nb.njit(cache=True)
 def _next_split(n, hs, m, cap, x):
-    """Advance x (an odometer over x[:m-1], x[m-1] = the rest) to the next valid split."""
+    """Advance x (an odometer over x[:m-1], x[m-1] = the rest) to the next valid split.  The
+    odometer's states whose x[:m-1] leave the last holder more than its capacity are stepped
+    over at once (x[0] raised to the first state that fits, or to its capacity to carry)."""
+    least = n - cap[m - 1]  # the fewest cards x[:m-1] may take
     while True:
         j = 0
         while j < m - 1:
@@ -142,6 +139,12 @@ def _next_split(n, hs, m, cap, x):
         used = 0
         for i in range(m - 1):
             used += x[i]
+        if used < least:
+            if x[0] + least - used > cap[0]:
+                x[0] = cap[0]  # no x[0] fits with this x[1:]: the next step carries
+                continue
+            x[0] += least - used
+            used = least
         x[m - 1] = n - used
         if x[m - 1] <= cap[m - 1]:
             return True
@@ -211,15 +214,29 @@ def prepare(unseen, need, allowed, n_holders, sc):
     return F[K, full]
 
 
+@nb.njit(inline="always", cache=True)
+def _mod(r, n):
+    """``r % n`` for 0 <= r <= 2**53 and 1 <= n <= 2**53 (int64), without an integer division
+    (a 64-bit divide costs tens of cycles and a world takes one or two per card): the float
+    quotient is within 1 of the true one, and the remainder is put right."""
+    q = np.int64(np.float64(r) / np.float64(n))
+    rem = r - q * n
+    if rem < 0:
+        rem += n
+    elif rem >= n:
+        rem -= n
+    return rem
+
+
 @nb.njit(cache=True)
 def draw_below(st, n):
     """A uniform integer in [0, n) for 1 <= n <= 2**53: rejection on 53-bit draws (exact)."""
-    n = np.uint64(n)
-    limit = np.uint64(2**53) - np.uint64(2**53) % n
+    n = np.int64(n)
     while True:
-        r = next_u64(st) >> np.uint64(11)
-        if r < limit:
-            return r % n
+        r = np.int64(next_u64(st) >> np.uint64(11))
+        # r is rejected only at or past limit = 2**53 - 2**53 % n > 2**53 - n: computed there only
+        if r <= np.int64(2**53) - n or r < np.int64(2**53) - _mod(np.int64(2**53), n):
+            return np.uint64(_mod(r, n))
 
 
 @nb.njit(cache=True)

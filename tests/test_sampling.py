@@ -140,3 +140,63 @@ def test_resample_picks_in_proportion_to_the_weights_and_never_a_zero_weight():
     assert np.allclose(totals / totals.sum(), weights / weights.sum(), atol=0.003)
     sampling.resample(st, np.zeros(4), 4, picks)  # all zero: every index alike
     assert sorted(set(picks.tolist())) == [0, 1, 2, 3]
+
+
+# ---------------------------------------------------------------- the fast paths against plain ones
+
+
+def test_remainder_without_division_equals_the_modulo():
+    """``_mod`` (float quotient, then put right) is ``%`` for every r <= 2**53, n <= 2**53."""
+    rng = np.random.default_rng(3)
+    edge = [1, 2, 3, 7, 13, 52, 63, 64, 2**26 + 1, 2**52 - 1, 2**52, 2**53 - 1, 2**53]
+    ns = edge + [int(x) for x in rng.integers(1, 2**53, 300)] + list(range(1, 70))
+    for n in ns:
+        rs = [0, 1, n - 1, n, n + 1, 2 * n - 1, 2**53, 2**53 - 1, 2**53 - n, (2**53 // n) * n,
+              (2**53 // n) * n - 1] + [int(x) for x in rng.integers(0, 2**53, 40)]
+        for r in rs:
+            if 0 <= r <= 2**53:
+                assert sampling._mod(np.int64(r), np.int64(n)) == r % n, (r, n)
+
+
+def _plain_splits(n, cap):
+    """Every split of n cards with x[j] <= cap[j], in the odometer's order (x[0] fastest)."""
+    m = len(cap)
+    ranges = [range(c + 1) for c in cap[:-1]]
+    out = []
+    for head in itertools.product(*reversed(ranges)):
+        x = list(reversed(head))
+        last = n - sum(x)
+        if 0 <= last <= cap[-1]:
+            out.append(tuple(x) + (last,))
+    return out if m > 1 else ([(n,)] if n <= cap[0] else [])
+
+
+@pytest.mark.parametrize("n, cap", [(3, [1, 1, 1]), (19, [5, 5, 5, 4]), (39, [13, 13, 13]),
+                                    (7, [6, 0, 3]), (5, [2, 2]), (4, [4]), (6, [4]),
+                                    (10, [3, 9, 1, 4]), (0, [2, 2, 2])])
+def test_splits_step_over_the_odometer_states_that_cannot_fit(n, cap):
+    """``_first_split``/``_next_split`` give exactly the plain odometer's valid splits, in its
+    order (the draw maps its random number along that order)."""
+    m = len(cap)
+    hs = np.arange(m, dtype=np.int64)
+    cap_a = np.array(cap, np.int64)
+    x = np.zeros(m, np.int64)
+    got = []
+    ok = sampling._first_split(n, hs, m, cap_a, x)
+    while ok:
+        got.append(tuple(int(v) for v in x))
+        ok = sampling._next_split(n, hs, m, cap_a, x)
+    assert got == _plain_splits(n, cap)
+
+
+def test_draws_are_pinned():
+    """The stream of worlds is part of every search policy's rows: a change to the draw that
+    moves it must be deliberate (this pins the first worlds of a Spades-sized observation)."""
+    unseen = (1 << 39) - 1
+    allowed = [unseen & ~0x1FFF, unseen, unseen]  # holder 0 void in the first 13 cards
+    _, drawn = sample(unseen, [13, 13, 13], allowed, 3, seed=11)
+    assert drawn == PINNED
+
+
+PINNED = [(246554312704, 8592272849, 294609228334), (345616793600, 191243487452, 12895532835),
+          (288734461952, 120260241551, 140761110384)]

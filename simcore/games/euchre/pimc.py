@@ -325,6 +325,11 @@ def _weighted_of(ctx, seat, worlds, dealer, view, in_play, upcard, passes1, bann
     trump = view[V_TRUMP] if view.shape[0] > 0 else -1
     if trump >= 0 and view[V_PICKED_UP]:
         usable[dealer] = False
+    played = np.zeros(N_SEATS, np.uint64)  # the cards each seat has played (trump order)
+    if trump >= 0 and in_play:
+        for c in range(48):
+            if view[V_PLAYED_BY + c] >= 0:
+                played[view[V_PLAYED_BY + c]] |= bit(c)
     for i in range(n):
         sampling.draw(ctx[10], ctx[1], masks[2])
         for h in range(HOLDERS):
@@ -332,11 +337,7 @@ def _weighted_of(ctx, seat, worlds, dealer, view, in_play, upcard, passes1, bann
         for s in range(N_SEATS):
             m = masks[1, s] | masks[2, s]
             if trump >= 0:
-                if in_play:
-                    for c in range(48):
-                        if view[V_PLAYED_BY + c] == s:
-                            m |= bit(c)
-                m = from_trump(m, trump)
+                m = from_trump(m | played[s], trump)
             dealt[s] = m
         weights[i] = auction_likelihood(seat, dealer, dealt, usable, upcard, passes1, banned,
                                         passes2, maker, named)
