@@ -57,14 +57,14 @@ FINGERPRINT_DEALS = {"hands": 10_000, "games": 200}
 SIZES = {
     "trump-friend": 400_000,        # heuristic, what-if trump and what-if friend (× 5 and × 2 rows)
     "trump-friend-searched": 10_000,  # searched trump calls (trump=pimc, about 2.5 ms of CPU a call)
-    "trump-friend-pimc": 400,       # pimc play at every seat, what-if trump and friend
+    "trump-friend-pimc": 1_500,     # pimc play at every seat, what-if trump and friend
     "trump-friend-dd": 10,          # open-hand solves: seconds to minutes a deal (docs/solving.md)
     "spades": 400_000,
     "spades-nil": 200_000,          # what-if nil
-    "spades-pimc": 600,
+    "spades-pimc": 1_500,
     "spades-dd": 300,               # open-hand, --nil safe (about 1 s of CPU a deal)
     "euchre-whatif": 200_000,       # each of the four order-up seats and the alone what-if
-    "euchre-pimc8": 2_000,          # pimc:8, each of the four order-up seats and the alone what-if
+    "euchre-pimc8": 5_000,          # pimc:8, each of the four order-up seats and the alone what-if
     "euchre-dd": 20_000,
     "gin-whatif": 100_000,          # each of the five dealer strategies, and undercut_bonus=0
     "gin-expert": 50_000,
