@@ -22,9 +22,8 @@ milliseconds per hand.
 
 ``--base POLICY`` (e.g. ``pimc-uniform:8``): the paired run is "POLICY at the same seats,
 heuristic at the others" instead of "heuristic everywhere", so a row is P's gain over POLICY
-in the same seats; ``--speed`` then times both on the same hands (one thread, the policy in
-seat 0 only; Trump Friend seat 1, a defender, since the declarer reads no calls) and reports
-the user+system CPU seconds of each.
+in the same seats; ``--speed`` then times both on the same hands (seat 0 only, one thread)
+and reports the user+system CPU seconds of each.
 
 Trump Friend calls (``--calls POLICY ...``, e.g. ``pimc`` or ``pimc:50``): the same deals, the
 declarer drawn per deal (``first_declarer=random``), heuristic play at every seat, once with
@@ -139,13 +138,11 @@ def speed_row(game, policy, hands, seed, rules):
 
 
 def cpu_seconds(game, policy, hands, seed, rules):
-    """User+system CPU seconds of a one-thread run with ``policy`` in one seat: Spades seat 0,
-    Trump Friend seat 1 (a defender: seat 0 declares, and a declarer reads no calls)."""
+    """User+system CPU seconds of a one-thread run with ``policy`` in seat 0."""
     import resource
 
-    seat = 1 if game == "trump-friend" else 0
     before = resource.getrusage(resource.RUSAGE_SELF)
-    timed(game, specs(game, policy, (seat,)), hands, seed, "hands", 1, rules)
+    timed(game, specs(game, policy, (0,)), hands, seed, "hands", 1, rules)
     after = resource.getrusage(resource.RUSAGE_SELF)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -271,8 +268,7 @@ def main(argv=None) -> int:
             print(games_row(game, policy, args.games, args.seed, args.threads, base_games, rules,
                             args.base), flush=True)
     if args.speed and args.base:
-        seat = 1 if game == "trump-friend" else 0
-        print(f"\n| policy (seat {seat} only, 1 thread) | hands | search CPU ms per hand | "
+        print("\n| policy (seat 0 only, 1 thread) | hands | search CPU ms per hand | "
               f"vs {args.base} |")
         print("| --- | --- | --- | --- |")
         print("\n".join(cpu_rows(game, args.policies, args.base, args.speed, args.seed, rules)))

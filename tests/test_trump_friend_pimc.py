@@ -12,7 +12,6 @@ import simcore
 import simcore.games.trump_friend as tf
 from simcore import sampling
 from simcore.errors import SimcoreError
-from simcore.games import searching
 from simcore.games.trump_friend import layout as L, pimc
 from simcore.tricks import trick_winner_at
 
@@ -168,126 +167,6 @@ def test_dd_is_omniscient_in_the_manifest_and_describe(tmp_path, capsys):
 
 def test_policy_names():
     assert GAME.policies_from_specs(["0=pimc:32"]).seats[0] == "pimc:32"
-    assert GAME.policies_from_specs(["1=pimc-uniform:8"]).seats[1] == "pimc-uniform:8"
-    assert pimc.PLAY_POLICIES["pimc"] == searching.INFER + pimc.DEFAULT_WORLDS
-    assert pimc.PLAY_POLICIES["pimc-uniform"] == searching.PIMC + pimc.DEFAULT_WORLDS
-    for bad in ("pimc:0", "pimc:W", "pimc:x", "pimc-uniform:0"):
+    for bad in ("pimc:0", "pimc:W", "pimc:x"):
         with pytest.raises(SimcoreError):
             GAME.policies_from_specs([f"0={bad}"])
-
-
-# ---------------------------------------------------------------- worlds read from the calls
-
-
-def test_the_declarer_model_is_a_distribution_and_reads_the_hand():
-    """Over the five trump calls, and over the 52 friend cards, the model's probabilities add
-    up to one; the longest suit is the likeliest trump and the highest trump not held the
-    likeliest friend."""
-    st = np.array([1], np.uint64)
-    # internal ids: the five weakest of suit 0, two of suit 1, one of suit 2, two of suit 3
-    hand = np.uint64(sum(1 << c for c in (0, 1, 2, 3, 4, 13, 14, 26, 39, 40)))
-    trumps = [pimc.call_likelihood(hand, t, -1, st) for t in range(5)]
-    assert sum(trumps) == pytest.approx(1.0)
-    assert max(range(5), key=trumps.__getitem__) == 0 and trumps[4] < 0.05
-    friends = [pimc.call_likelihood(hand, 0, f, st) / trumps[0] for f in range(52)]
-    assert sum(friends) == pytest.approx(1.0)
-    assert max(range(52), key=friends.__getitem__) == 12  # the top of suit 0, not held
-    assert st[0] == 1
-
-
-def _posterior(row, upto):
-    """The position before play ``upto``, its context (sampler prepared) and the exact
-    posterior of the worlds under the declarer model: every deal of the unseen cards the card
-    facts allow, weighted by the likelihood of the declarer's calls."""
-    v, hands, seat, legal, voids = replay(row, upto)
-    ctx = context(hands, voids)
-    unseen = int(pimc.play_facts(seat, np.uint64(hands[seat]), v, voids, ctx[pimc.C_NEED],
-                                 ctx[pimc.C_MASKS]))
-    assert sampling.prepare(np.uint64(unseen), ctx[pimc.C_NEED], ctx[pimc.C_MASKS][0],
-                            pimc.HOLDERS, ctx[pimc.C_SC]) > 0
-    need = [int(n) for n in ctx[pimc.C_NEED]]
-    allowed = [int(m) for m in ctx[pimc.C_MASKS][0]]
-    known = [int(m) for m in ctx[pimc.C_MASKS][1]]
-    declarer = int(v[L.V_DECLARER])
-    played = sum(1 << c for c in range(52) if v[L.V_PLAYED_BY + c] == declarer)
-    cards = [c for c in range(52) if unseen >> c & 1]
-    st = np.array([1], np.uint64)
-    worlds = {}
-
-    def deal(i, got):
-        if i == len(cards):
-            world = tuple(g | k for g, k in zip(got, known))
-            worlds[world] = pimc.call_likelihood(np.uint64(world[declarer] | played),
-                                                 int(v[L.V_TRUMP]), int(v[L.V_FRIEND_CARD]), st)
-            return
-        for h in range(pimc.HOLDERS):
-            if allowed[h] >> cards[i] & 1 and bin(got[h]).count("1") < need[h]:
-                got[h] |= 1 << cards[i]
-                deal(i + 1, got)
-                got[h] &= ~(1 << cards[i])
-
-    deal(0, [0] * pimc.HOLDERS)
-    total = sum(worlds.values())
-    return v, seat, ctx, {w: like / total for w, like in worlds.items()}
-
-
-def _chi_square_p(counts, expected):
-    """Pearson's test, cells with fewer than 5 expected merged into one."""
-    from scipy.stats import chisquare
-
-    small = expected < 5
-    obs = np.append(counts[~small], counts[small].sum())
-    exp = np.append(expected[~small], expected[small].sum())
-    if not small.any():
-        obs, exp = obs[:-1], exp[:-1]
-    return chisquare(obs, exp).pvalue
-
-
-def _readable_position(rows):
-    """A late position of a defender (or the friend) whose exact posterior is far from
-    uniform: the declarer's unplayed cards there change how likely its calls were."""
-    for row in rows:
-        for upto in range(40, 47):
-            v, hands, seat, legal, voids = replay(row, upto)
-            if seat == row["declarer"]:
-                continue
-            v, seat, ctx, post = _posterior(row, upto)
-            p = np.array(list(post.values()))
-            if 20 <= len(p) <= 400 and p.max() > 3 * p.min():
-                return v, seat, ctx, post
-    raise AssertionError("no readable position in the logged rounds")
-
-
-def test_weighted_worlds_follow_the_exact_posterior_of_the_calls(rows):
-    """The worlds pimc resamples, over 1,000 decisions' streams, are distributed as the exact
-    posterior under the declarer model (chi-square), which is far from uniform (the same test
-    rejects the uniform), and each is a deal the card facts allow."""
-    v, seat, ctx, post = _readable_position(rows)
-    keys = list(post)
-    counts = dict.fromkeys(keys, 0)
-    for d in range(1000):
-        ctx[pimc.C_ST][0] = np.uint64(1000 + d)
-        for row in pimc.weighted_worlds(ctx, v, 10):
-            counts[tuple(int(h) for h in row)] += 1  # KeyError: a world the facts rule out
-    obs = np.array([counts[k] for k in keys], np.float64)
-    p = np.array([post[k] for k in keys])
-    assert _chi_square_p(obs, p * obs.sum()) > 1e-3
-    assert _chi_square_p(obs, np.full(len(p), obs.sum() / len(p))) < 1e-6
-
-
-def test_pimc_reads_the_calls_and_pimc_uniform_does_not(rows):
-    """A defender's pimc draws its worlds by weight, pimc-uniform uniformly (the rows of the
-    uniform sampler: the digest of these rows before the calls were read); the declarer
-    reads nothing, so its pimc plays as pimc-uniform."""
-    import hashlib
-
-    def digest(specs):
-        df = run(specs, count=8, seed=7, log_plays=True, threads=1).hands().collect()
-        return hashlib.sha256(repr(df.rows()).encode()).hexdigest()[:16]
-
-    assert digest(["2=pimc-uniform:3"]) == UNIFORM_DIGEST
-    assert digest(["2=pimc:3"]) != UNIFORM_DIGEST
-    assert digest(["0=pimc:3"]) == digest(["0=pimc-uniform:3"])  # seat 0 declares
-
-
-UNIFORM_DIGEST = "fd725034d5e1075b"

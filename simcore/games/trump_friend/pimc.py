@@ -21,14 +21,6 @@ over ``CALL_FACTOR * W`` worlds) deal the 42 cards the declarer cannot see W tim
 in each world, and make the call with the best total score change for the declarer (when
 both search, the trump first, then the friend for it; :func:`search_declare`).  ``dd`` makes the same
 evaluations on the true deal (omniscient, labelled so).
-
-Worlds read from the calls (``pimc:W``; ``pimc-uniform:W`` keeps the uniform worlds): a seat
-other than the declarer reads the declarer's trump and friend calls (:func:`call_likelihood`,
-a model of a declarer: the heuristic's calls made stochastic).  It draws ``K_CANDIDATES * W``
-worlds uniformly among those the card facts allow, weights each by the likelihood of the
-calls given the declarer's dealt hand in that world (its cards there and those it has
-played), and resamples W of them by weight (:func:`simcore.sampling.resample`).  The
-declarer reads nothing: nobody else has made a choice before the play.
 """
 
 from __future__ import annotations
@@ -40,15 +32,13 @@ from simcore import sampling
 from simcore.rng import shuffle
 from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
                                      C_VALUES, DD, NO_SALT, NOBODY, PIMC, PlayPolicies, best_card,
-                                     context_head, decision_stream, inferring, n_worlds,
-                                     played_by,
+                                     context_head, decision_stream, n_worlds, played_by,
                                      search_hook, search_kernels)
 from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
 from simcore.tricks import follow_mask, trick_winner_at
 from simcore.games.trump_friend import engine, policies, solver
-from simcore.games.trump_friend.layout import (N_SEATS, N_TRICKS, NO_TRUMP, ONE_POINT,
-                                               TO_INTERNAL, TO_PUBLIC, TRUMP_OPTIONS, TWO_POINTS,
-                                               V_DECLARER,
+from simcore.games.trump_friend.layout import (N_SEATS, N_TRICKS, ONE_POINT, TO_INTERNAL,
+                                               TO_PUBLIC, TRUMP_OPTIONS, TWO_POINTS, V_DECLARER,
                                                V_FRIEND_CARD, V_FRIEND_SEAT, V_LEADER, V_NPLAYED,
                                                V_PLAYED, V_PLAYED_BY, V_POINTS, V_TRICK,
                                                V_TRICK_CARDS, V_TRUMP, VIEW_SIZE, public_mask)
@@ -71,16 +61,7 @@ MAX_FRIENDS = 1 + 52
 TWO_STAGE = True  # both calls searched: the trump first (with the highest friend), then the friend
 HIGHEST = np.int64(policies.FRIEND_POLICIES["highest"])
 
-# The declarer model (pimc:W): trump suit t has weight exp(-TRUMP_SPREAD * (longest - len t)),
-# no trump NOTRUMP_WEIGHT; the friend card is the heuristic's (the highest trump not held) with
-# probability 1 - FRIEND_MISS, each of the 51 others FRIEND_MISS / 51.  Never 0: a call is soft
-# evidence, so no world the card facts allow is ruled out.
-K_CANDIDATES = 8  # uniform worlds drawn per world used
-TRUMP_SPREAD = 3.0
-NOTRUMP_WEIGHT = 0.05
-FRIEND_MISS = 0.1
-
-PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS, infer=True)
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
 
 
 class CallPolicies(PlayPolicies):
@@ -104,9 +85,7 @@ NOTES = (
     f"it holds {EXACT_CARDS} cards or fewer, heuristic rollouts before); as declarer it calls "
     f"trump and friend itself, over {CALL_FACTOR}*W deals (the trump=/friend= policies apply "
     "to the other seats, and to it in what-if runs; the manifest's policies.own_calls lists "
-    "such seats); the deals are weighted by how likely they make the declarer's calls",
-    "pimc-uniform, pimc-uniform:W: pimc with the deals uniform among those the cards seen "
-    "allow (the calls are not read)",
+    "such seats)",
     f"trump=pimc, friend=pimc (pimc:W; default {CALL_WORLDS} worlds): a declarer that is not a "
     "searching seat "
     f"scores each call (5 trumps; no friend or one of the {FRIEND_DEPTH} strongest cards not "
@@ -195,57 +174,6 @@ def _world(ctx, omniscient, view):
     sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
     for h in range(HOLDERS):
         pub[h] = masks[1, h] | masks[2, h]
-
-
-# ---------------------------------------------------------------- the calls as evidence
-
-
-@nb.njit(cache=True)
-def call_likelihood(dealt, trump, friend, st):
-    """P(the calls ``trump``, ``friend`` | the declarer's 10 dealt cards ``dealt``, internal
-    ids) under the declarer model: the heuristic's calls (the longest suit, the highest trump
-    not held) made stochastic.  A call of no friend is not read (the model gives it no
-    preference).  ``st``: a stream the ``highest`` friend policy is passed and never draws
-    from."""
-    top = 0
-    for t in range(4):
-        top = max(top, popcount(suit_mask(dealt, t)))
-    z = NOTRUMP_WEIGHT
-    for t in range(4):
-        z += np.exp(-TRUMP_SPREAD * (top - popcount(suit_mask(dealt, t))))
-    if trump == NO_TRUMP:
-        like = NOTRUMP_WEIGHT / z
-    else:
-        like = np.exp(-TRUMP_SPREAD * (top - popcount(suit_mask(dealt, trump)))) / z
-    if friend >= 0:
-        expected = policies.choose_friend(HIGHEST, dealt, trump, st)
-        like *= 1.0 - FRIEND_MISS if friend == expected else FRIEND_MISS / 51.0
-    return like
-
-
-@nb.njit(cache=True)
-def weighted_worlds(ctx, view, worlds):
-    """``worlds`` worlds (rows of holders' cards, internal ids, the kitty last) resampled by
-    :func:`call_likelihood` from ``K_CANDIDATES * worlds`` draws of the sampler prepared for
-    the decision; none if ``worlds`` is 0 (no draw then)."""
-    if worlds == 0:
-        return np.zeros((0, HOLDERS), np.uint64)
-    n = K_CANDIDATES * worlds
-    pool = np.empty((n, HOLDERS), np.uint64)
-    weights = np.empty(n, np.float64)
-    masks = ctx[C_MASKS]
-    declarer = view[V_DECLARER]
-    played = np.uint64(0)  # the declarer's cards already played
-    for c in range(52):
-        if view[V_PLAYED_BY + c] == declarer:
-            played |= bit(c)
-    for i in range(n):
-        sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
-        for h in range(HOLDERS):
-            pool[i, h] = masks[1, h] | masks[2, h]
-        weights[i] = call_likelihood(pool[i, declarer] | played, view[V_TRUMP],
-                                     view[V_FRIEND_CARD], ctx[C_ST2])
-    return sampling.resampled_rows(ctx[C_ST], pool, weights, worlds)
 
 
 # ---------------------------------------------------------------- scoring
@@ -390,13 +318,8 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     exact = popcount(hand) <= EXACT_CARDS
     sums = ctx[C_SUMS]
     sums[:] = 0
-    reads = inferring(policy) and seat != view[V_DECLARER]
-    pool = weighted_worlds(ctx, view, n_worlds(policy) if reads else 0)
-    for i in range(n_worlds(policy)):
-        if pool.shape[0] > 0:
-            ctx[C_PUB][:HOLDERS] = pool[i]
-        else:
-            _world(ctx, omniscient, view)
+    for _ in range(n_worlds(policy)):
+        _world(ctx, omniscient, view)
         friend = _friend_seat(view, ctx[C_PUB])
         if exact and _exact_scores(ctx, view, seat, legal, friend):
             continue
@@ -569,7 +492,7 @@ def call_policy(seat_policy):
     ``CALL_FACTOR * W`` worlds."""
     if seat_policy == DD:
         return DD
-    return PIMC + CALL_FACTOR * n_worlds(seat_policy)
+    return PIMC + CALL_FACTOR * (seat_policy - PIMC)
 
 
 # ---------------------------------------------------------------- kernel hooks
