@@ -386,21 +386,19 @@ def compute_chunk(spec: _Spec, chunk: dict[str, Any]) -> dict[str, pl.DataFrame]
     # compile every kernel of the game a second time for it: one deal (game) is run as two
     # and the first kept (its rows depend on the seed and its number only).
     padded = max(count, 2)
+
+    def first(frame: pl.DataFrame, column: str) -> pl.DataFrame:
+        return frame.filter(pl.col(column) < start + count) if padded > count else frame
+
     if spec.mode == "hands":
         if ident.get("what_if") is not None:
             extra["what_if"] = ident["what_if"]
         frame = spec.game.run_hands(ident["seed"], start, padded, spec.rules, spec.choice,
                                     ident["log_plays"], **extra)
-        return {"hands": _first(frame, "deal", start + count, padded > count)}
+        return {"hands": first(frame, "deal")}
     hands, game_rows = spec.game.run_games(ident["seed"], start, padded, spec.rules, spec.choice,
                                            ident["log_plays"], **extra)
-    return {"hands": _first(hands, "game", start + count, padded > count),
-            "games": _first(game_rows, "game", start + count, padded > count)}
-
-
-def _first(frame: pl.DataFrame, column: str, end: int, padded: bool) -> pl.DataFrame:
-    """The rows of ``frame`` whose ``column`` is below ``end`` (all of them if not ``padded``)."""
-    return frame.filter(pl.col(column) < end) if padded else frame
+    return {"hands": first(hands, "game"), "games": first(game_rows, "game")}
 
 
 def _run_in_memory(spec: _Spec) -> Run:

@@ -67,16 +67,6 @@ def new_scratch(max_states):
             np.zeros(5 * MAX_HOLDERS + MAX_CARDS, np.int64), binom)
 
 
-@nb.njit(inline="always", cache=True)
-def _popcount(m):
-    return popcount(m)
-
-
-@nb.njit(inline="always", cache=True)
-def _low(m):
-    return lowest_bit(m)
-
-
 @nb.njit(cache=True)
 def _classes(unseen, allowed, n_holders, sc):
     """Group the unseen cards by their set of possible holders; K, or -1 if too many."""
@@ -84,7 +74,7 @@ def _classes(unseen, allowed, n_holders, sc):
     k_used = 0
     m = np.uint64(unseen)
     while m:
-        c = _low(m)
+        c = lowest_bit(m)
         b = np.uint64(1) << np.uint64(c)
         m ^= b
         s = 0
@@ -165,7 +155,7 @@ def prepare(unseen, need, allowed, n_holders, sc):
     """Count the worlds of an observation into ``sc``: the number of worlds (0.0: none is
     consistent), or -1.0 if the observation does not fit the scratch."""
     info = sc[_INFO]
-    if n_holders > MAX_HOLDERS or _popcount(np.uint64(unseen)) > MAX_CARDS:
+    if n_holders > MAX_HOLDERS or popcount(np.uint64(unseen)) > MAX_CARDS:
         return -1.0
     total_need = 0
     states = 1
@@ -187,7 +177,7 @@ def prepare(unseen, need, allowed, n_holders, sc):
     for h in range(n_holders):
         full += need[h] * info[I_STRIDE + h]
     info[I_FULL] = full
-    if total_need != _popcount(np.uint64(unseen)):
+    if total_need != popcount(np.uint64(unseen)):
         return 0.0
     work = sc[_WORK]
     hs = work[0:MAX_HOLDERS]
@@ -197,7 +187,7 @@ def prepare(unseen, need, allowed, n_holders, sc):
     F[0, 0] = 1.0
     for k in range(K):
         F[k + 1, :states] = 0.0
-        n = _popcount(sc[_CLASS_CARDS][k])
+        n = popcount(sc[_CLASS_CARDS][k])
         m = _holders_of(sc[_CLASS_SET][k], hs)
         if m == 0:
             return 0.0  # a card nobody may hold
@@ -255,7 +245,7 @@ def _split_cards(st, cards, hs, m, x, work, out):
     n = 0
     c = np.uint64(cards)
     while c:
-        pool[n] = _low(c)
+        pool[n] = lowest_bit(c)
         c &= c - np.uint64(1)
         n += 1
     i = 0
@@ -283,7 +273,7 @@ def draw(st, sc, out):
         out[h] = 0
     u = info[I_FULL]
     for k in range(info[I_K] - 1, -1, -1):
-        n = _popcount(sc[_CLASS_CARDS][k])
+        n = popcount(sc[_CLASS_CARDS][k])
         m = _holders_of(sc[_CLASS_SET][k], hs)
         for j in range(m):
             h = hs[j]
