@@ -15,6 +15,15 @@ the seat holds at most ``EXACT_CARDS`` cards, under a node budget (``BUDGET``; a
 runs out is rolled out); before that, each legal card played in the world and the round
 rolled out by the heuristic for every seat (the cards of a world compared on that world).
 
+Worlds read from the play (``pimc:W``; ``pimc-uniform:W`` keeps the uniform worlds): once
+another seat has played, the worlds are weighted by how likely they make every card the other
+seats played this round under a model of them (the heuristic's card with probability
+``1 - PLAY_MISS``, else any legal card; :func:`play_likelihood`, from the view before each play,
+:func:`past_views`).  ``K_CANDIDATES * W`` uniform draws are weighted, W resampled
+(:func:`simcore.sampling.resampled_rows`) and each moved by Metropolis swaps of two holders'
+cards (:func:`_move`).  What a seat reads includes who the friend is: a seat that could have
+fed the declarer's trick with the friend card, or won it, and did not.
+
 Calls (TF-5): ``trump=pimc:W`` / ``friend=pimc:W`` (and a whole ``pimc:W`` seat as declarer,
 over ``CALL_FACTOR * W`` worlds) deal the 42 cards the declarer cannot see W times
 (:func:`call_world`), play every candidate call's round out with the heuristic at every seat
@@ -29,12 +38,13 @@ import numba as nb
 import numpy as np
 
 from simcore import sampling
-from simcore.rng import shuffle
+from simcore.rng import below, shuffle, uniform
 from simcore.games.searching import (C_CARDS, C_MASKS, C_NEED, C_PUB, C_SC, C_SUMS, C_TAB,
                                      C_VALUES, DD, NO_SALT, NOBODY, PIMC, PlayPolicies, best_card,
-                                     context_head, decision_stream, n_worlds, played_by,
+                                     context_head, decision_stream, inferring, n_worlds,
+                                     played_by,
                                      search_hook, search_kernels)
-from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, popcount, suit_mask
+from simcore.cards import SUIT_BITS, bit, highest_bit, lowest_bit, nth_bit, popcount, suit_mask
 from simcore.tricks import follow_mask, trick_winner_at
 from simcore.games.trump_friend import engine, policies, solver
 from simcore.games.trump_friend.layout import (N_SEATS, N_TRICKS, ONE_POINT, TO_INTERNAL,
@@ -61,7 +71,16 @@ MAX_FRIENDS = 1 + 52
 TWO_STAGE = True  # both calls searched: the trump first (with the highest friend), then the friend
 HIGHEST = np.int64(policies.FRIEND_POLICIES["highest"])
 
-PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS)
+# Worlds read from the play (pimc:W): every other seat is modelled as playing the heuristic's
+# card with probability 1 - PLAY_MISS, else any legal card alike (never 0: a play is soft
+# evidence).  K_CANDIDATES * W uniform worlds are weighted and W resampled, then each is moved
+# by MOVES Metropolis swaps of two holders' cards, which keep the posterior and undo the
+# resampling's copies: the model is sharp, so a few candidates carry most of the weight.
+K_CANDIDATES = 2
+PLAY_MISS = 0.1
+MOVES = 40
+
+PLAY_POLICIES = PlayPolicies(policies.PLAY_POLICIES, DEFAULT_WORLDS, infer=True)
 
 
 class CallPolicies(PlayPolicies):
@@ -85,7 +104,10 @@ NOTES = (
     f"it holds {EXACT_CARDS} cards or fewer, heuristic rollouts before); as declarer it calls "
     f"trump and friend itself, over {CALL_FACTOR}*W deals (the trump=/friend= policies apply "
     "to the other seats, and to it in what-if runs; the manifest's policies.own_calls lists "
-    "such seats)",
+    "such seats); the deals are weighted by how likely they make the cards the other seats "
+    "have played, with the heuristic as the model of them",
+    "pimc-uniform, pimc-uniform:W: pimc with the deals uniform among those the cards seen "
+    "allow (the play is not read)",
     f"trump=pimc, friend=pimc (pimc:W; default {CALL_WORLDS} worlds): a declarer that is not a "
     "searching seat "
     f"scores each call (5 trumps; no friend or one of the {FRIEND_DEPTH} strongest cards not "
@@ -101,6 +123,11 @@ NOTES = (
 C_TRICK, C_VOIDS, C_ST, C_HANDS, C_RVIEW, C_RHANDS, C_POINTS, C_DELTA = (
     8, 9, 10, 11, 12, 13, 14, 15)
 C_CALLS, C_CALL_N, C_ST2, C_DECK = 16, 17, 18, 19
+# C_ORDER: the cards played this round, in order; C_VIEWS[k]: the view before play k (what
+# the play model reads); C_LIKE: a world's per-holder likelihoods
+C_ORDER, C_VIEWS, C_LIKE, C_STEPS = 20, 21, 22, 23
+# C_STEPS[s, 0]: how many cards seat s has played, C_STEPS[s, 1 + j]: the play number of its
+# j-th (filled by past_views)
 # C_CALLS[k, i, j] for trump candidate i, friend candidate j: k = CALL_SUM (the declarer's
 # total score change), CALL_TIE (the other seats' total loss), CALL_FRIEND (the card, -1 none);
 # C_CALL_N: the trump candidates, then each one's number of friend candidates; C_DECK: the
@@ -117,7 +144,10 @@ def new_context(hands):
             hands, np.zeros(VIEW_SIZE, np.int64), np.zeros(N_SEATS, np.uint64),
             np.zeros(N_SEATS, np.int64), np.zeros(N_SEATS, np.int64),
             np.zeros((3, TRUMP_OPTIONS, MAX_FRIENDS), np.int64),
-            np.zeros(2 * TRUMP_OPTIONS, np.int64), np.zeros(1, np.uint64), np.zeros(52, np.int64))
+            np.zeros(2 * TRUMP_OPTIONS, np.int64), np.zeros(1, np.uint64), np.zeros(52, np.int64),
+            np.zeros(N_SEATS * N_TRICKS, np.int64),
+            np.zeros((N_SEATS * N_TRICKS, VIEW_SIZE), np.int64), np.ones(HOLDERS, np.float64),
+            np.zeros((N_SEATS, 1 + N_TRICKS), np.int64))
 
 
 @nb.njit(inline="always", cache=True)
@@ -126,6 +156,7 @@ def seen_card(ctx, view, seat, card, i, led_suit):
     voids = ctx[C_VOIDS]
     if view[V_TRICK] == 0 and i == 0:
         voids[:] = 0
+    ctx[C_ORDER][N_SEATS * view[V_TRICK] + i] = card
     if i > 0 and card // 13 != led_suit:
         voids[seat] |= 1 << led_suit
 
@@ -174,6 +205,135 @@ def _world(ctx, omniscient, view):
     sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
     for h in range(HOLDERS):
         pub[h] = masks[1, h] | masks[2, h]
+
+
+# ---------------------------------------------------------------- the plays as evidence
+
+
+@nb.njit(cache=True)
+def past_views(ctx, view):
+    """Fill ``C_VIEWS`` with the public view before each card played so far this round (from
+    the recorded order, as the engine showed it); returns how many were played."""
+    order, views, steps = ctx[C_ORDER], ctx[C_VIEWS], ctx[C_STEPS]
+    rv = ctx[C_RVIEW]
+    friend_card = view[V_FRIEND_CARD]
+    engine.start_view(rv, view[V_DECLARER], view[V_TRUMP], friend_card)
+    n_played = popcount(np.uint64(view[V_PLAYED]))
+    steps[:, 0] = 0
+    for k in range(n_played):
+        c = order[k]
+        s = view[V_PLAYED_BY + c]
+        steps[s, 0] += 1
+        steps[s, steps[s, 0]] = k
+        i = k % N_SEATS
+        if i == 0:
+            rv[V_TRICK] = k // N_SEATS
+            rv[V_LEADER] = s
+        rv[V_NPLAYED] = i
+        views[k] = rv
+        engine.show_card(rv, i, c, s, friend_card)
+    return n_played
+
+
+@nb.njit(cache=True)
+def seat_likelihood(ctx, s, held):
+    """P(the cards seat ``s`` played this round | it holds ``held`` now) under the play model;
+    a play with one legal card carries no evidence.  Needs :func:`past_views`."""
+    order, views, steps = ctx[C_ORDER], ctx[C_VIEWS], ctx[C_STEPS]
+    hand = held
+    for j in range(steps[s, 0]):
+        hand |= bit(order[steps[s, 1 + j]])
+    like = 1.0
+    for j in range(steps[s, 0]):
+        k = steps[s, 1 + j]
+        c = order[k]
+        i = k % N_SEATS
+        legal = hand if i == 0 else follow_mask(hand, order[k - i] // 13)
+        n = popcount(legal)
+        if n > 1:
+            h = policies.heuristic_play(s, hand, legal, views[k], ctx[C_ST2])
+            like *= (1.0 - PLAY_MISS if h == c else 0.0) + PLAY_MISS / n
+        hand &= ~bit(c)
+    return like
+
+
+@nb.njit(cache=True)
+def play_likelihood(ctx, seat, world):
+    """P(every card the seats other than ``seat`` played | the world ``world``, rows of
+    holders' cards now); fills ``C_LIKE`` with the factor of each holder."""
+    like = ctx[C_LIKE]
+    total = 1.0
+    for s in range(HOLDERS):
+        like[s] = 1.0
+        if s != seat and s != KITTY:
+            like[s] = seat_likelihood(ctx, s, world[s])
+        total *= like[s]
+    return total
+
+
+@nb.njit(cache=True)
+def _move(ctx, seat, world, allowed):
+    """``MOVES`` Metropolis steps on ``world``: two cards of two other holders swapped when
+    the card facts allow it, kept with probability min(1, likelihood ratio).  The swap is its
+    own reverse and the prior is uniform, so the posterior is kept."""
+    st, like = ctx[C_ST], ctx[C_LIKE]
+    play_likelihood(ctx, seat, world)
+    for _ in range(MOVES):
+        a = below(st, HOLDERS - 1)
+        b = below(st, HOLDERS - 2)
+        if b >= a:
+            b += 1
+        if a >= seat:
+            a += 1
+        if b >= seat:
+            b += 1
+        if world[a] == 0 or world[b] == 0:
+            continue
+        x = nth_bit(world[a], below(st, popcount(world[a])))
+        y = nth_bit(world[b], below(st, popcount(world[b])))
+        if not (allowed[b] & bit(x)) or not (allowed[a] & bit(y)):
+            continue
+        na = (world[a] & ~bit(x)) | bit(y)
+        nb_ = (world[b] & ~bit(y)) | bit(x)
+        la = 1.0 if a == KITTY else seat_likelihood(ctx, a, na)
+        lb = 1.0 if b == KITTY else seat_likelihood(ctx, b, nb_)
+        if la * lb >= uniform(st) * like[a] * like[b]:
+            world[a], world[b] = na, nb_
+            like[a], like[b] = la, lb
+
+
+@nb.njit(cache=True)
+def weighted_worlds(ctx, view, seat, worlds):
+    """``worlds`` worlds (rows of holders' cards, internal ids, the kitty last) drawn for the
+    play model's posterior: ``K_CANDIDATES * worlds`` draws of the sampler prepared for the
+    decision, weighted by :func:`play_likelihood`, ``worlds`` of them resampled, each then
+    moved by :func:`_move`; none if ``worlds`` is 0 (no draw then)."""
+    if worlds == 0:
+        return np.zeros((0, HOLDERS), np.uint64)
+    past_views(ctx, view)
+    n = K_CANDIDATES * worlds
+    pool = np.empty((n, HOLDERS), np.uint64)
+    weights = np.empty(n, np.float64)
+    masks = ctx[C_MASKS]
+    for i in range(n):
+        sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
+        for h in range(HOLDERS):
+            pool[i, h] = masks[1, h] | masks[2, h]
+        weights[i] = play_likelihood(ctx, seat, pool[i])
+    out = sampling.resampled_rows(ctx[C_ST], pool, weights, worlds)
+    for j in range(worlds):
+        _move(ctx, seat, out[j], masks[0])
+    return out
+
+
+@nb.njit(cache=True)
+def _evidence(view, seat):
+    """Has another seat played a card this round (what the play model reads)?"""
+    for c in range(52):
+        s = view[V_PLAYED_BY + c]
+        if s >= 0 and s != seat:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- scoring
@@ -318,8 +478,13 @@ def search_card(policy, seat, hand, legal, view, st, ctx):
     exact = popcount(hand) <= EXACT_CARDS
     sums = ctx[C_SUMS]
     sums[:] = 0
-    for _ in range(n_worlds(policy)):
-        _world(ctx, omniscient, view)
+    reads = inferring(policy) and _evidence(view, seat)
+    pool = weighted_worlds(ctx, view, seat, n_worlds(policy) if reads else 0)
+    for i in range(n_worlds(policy)):
+        if reads:
+            ctx[C_PUB][:HOLDERS] = pool[i]
+        else:
+            _world(ctx, omniscient, view)
         friend = _friend_seat(view, ctx[C_PUB])
         if exact and _exact_scores(ctx, view, seat, legal, friend):
             continue
@@ -492,7 +657,7 @@ def call_policy(seat_policy):
     ``CALL_FACTOR * W`` worlds."""
     if seat_policy == DD:
         return DD
-    return PIMC + CALL_FACTOR * (seat_policy - PIMC)
+    return PIMC + CALL_FACTOR * n_worlds(seat_policy)
 
 
 # ---------------------------------------------------------------- kernel hooks
