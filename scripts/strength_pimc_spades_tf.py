@@ -17,12 +17,12 @@ with the heuristic, paired game by game (t 95%).  Trump Friend: the searching se
 change per round (``delta{seat}``) minus the heuristic's in the same seat, averaged over the
 five seats.  Speed: hands (games) per second of each run, all threads, start-up excluded (the
 kernels are compiled or loaded before the clock starts).  ``--speed N``: N hands on one thread
-with the policy in seat 0 only, and the same hands all heuristic: hands/s and the search's
+with the policy in seat 0 only (``--speed-seat S``: seat S), and the same hands all heuristic: hands/s and the search's
 milliseconds per hand.
 
 ``--base POLICY`` (e.g. ``pimc-uniform:8``): the paired run is "POLICY at the same seats,
 heuristic at the others" instead of "heuristic everywhere", so a row is P's gain over POLICY
-in the same seats; ``--speed`` then times both on the same hands (seat 0 only, one thread)
+in the same seats; ``--speed`` then times both on the same hands (one seat, one thread)
 and reports the user+system CPU seconds of each.
 
 Trump Friend calls (``--calls POLICY ...``, e.g. ``pimc`` or ``pimc:50``): the same deals, the
@@ -130,31 +130,31 @@ def games_row(game, policy, games, seed, threads, base, rules, base_policy=None)
             f"{interval(100 * paired)} pp | {np.mean(rates):,.3f} |")
 
 
-def speed_row(game, policy, hands, seed, rules):
+def speed_row(game, policy, hands, seed, rules, seat=0):
     _, base = timed(game, ["heuristic"], hands, seed, "hands", 1, rules)
-    _, seconds = timed(game, specs(game, policy, (0,)), hands, seed, "hands", 1, rules)
+    _, seconds = timed(game, specs(game, policy, (seat,)), hands, seed, "hands", 1, rules)
     return (f"| {policy} | {hands:,} | {hands / seconds:,.2f} | "
             f"{1000 * (seconds - base) / hands:.1f} |")
 
 
-def cpu_seconds(game, policy, hands, seed, rules):
-    """User+system CPU seconds of a one-thread run with ``policy`` in seat 0."""
+def cpu_seconds(game, policy, hands, seed, rules, seat=0):
+    """User+system CPU seconds of a one-thread run with ``policy`` in ``seat``."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_SELF)
-    timed(game, specs(game, policy, (0,)), hands, seed, "hands", 1, rules)
+    timed(game, specs(game, policy, (seat,)), hands, seed, "hands", 1, rules)
     after = resource.getrusage(resource.RUSAGE_SELF)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def cpu_rows(game, policies, base_policy, hands, seed, rules):
+def cpu_rows(game, policies, base_policy, hands, seed, rules, seat=0):
     """CPU seconds of the search per hand (less the all-heuristic run's) of each policy and
-    of ``base_policy``, and each policy's ratio to the base's."""
+    of ``base_policy`` in ``seat``, and each policy's ratio to the base's."""
     heuristic = cpu_seconds(game, "heuristic", hands, seed, rules)
-    base = cpu_seconds(game, base_policy, hands, seed, rules) - heuristic
+    base = cpu_seconds(game, base_policy, hands, seed, rules, seat) - heuristic
     rows = [f"| {base_policy} | {hands:,} | {1000 * base / hands:.1f} | 1.00 |"]
     for policy in policies:
-        cpu = cpu_seconds(game, policy, hands, seed, rules) - heuristic
+        cpu = cpu_seconds(game, policy, hands, seed, rules, seat) - heuristic
         rows.append(f"| {policy} | {hands:,} | {1000 * cpu / hands:.1f} | {cpu / base:.2f} |")
     return rows
 
@@ -230,6 +230,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--speed", type=int, default=0, help="hands for the one-thread speed table")
+    parser.add_argument("--speed-seat", type=int, default=0,
+                        help="the one searching seat of the speed table (default 0)")
     args = parser.parse_args(argv)
     game = args.game
     rules = {"target": args.target} if args.target and game == "spades" else None
@@ -268,15 +270,17 @@ def main(argv=None) -> int:
             print(games_row(game, policy, args.games, args.seed, args.threads, base_games, rules,
                             args.base), flush=True)
     if args.speed and args.base:
-        print("\n| policy (seat 0 only, 1 thread) | hands | search CPU ms per hand | "
-              f"vs {args.base} |")
+        print(f"\n| policy (seat {args.speed_seat} only, 1 thread) | hands | "
+              f"search CPU ms per hand | vs {args.base} |")
         print("| --- | --- | --- | --- |")
-        print("\n".join(cpu_rows(game, args.policies, args.base, args.speed, args.seed, rules)))
+        print("\n".join(cpu_rows(game, args.policies, args.base, args.speed, args.seed, rules,
+                                 args.speed_seat)))
     elif args.speed:
-        print("\n| policy (seat 0 only, 1 thread) | hands | hands/s | search ms per hand |")
+        print(f"\n| policy (seat {args.speed_seat} only, 1 thread) | hands | hands/s | "
+              "search ms per hand |")
         print("| --- | --- | --- | --- |")
         for policy in args.policies:
-            print(speed_row(game, policy, args.speed, args.seed, rules), flush=True)
+            print(speed_row(game, policy, args.speed, args.seed, rules, args.speed_seat), flush=True)
     if args.calls and game == "trump-friend":
         calls_tables(args)
     return 0
