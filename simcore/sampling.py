@@ -279,6 +279,12 @@ def draw(st, sc, out):
             h = hs[j]
             cap[j] = (u // info[I_STRIDE + h]) % (info[I_NEED + h] + 1)
         r = _below_count(st, F[k + 1, u])
+        if k == 0:
+            # the last class fills every holder's room: one split has ways, the odometer would
+            # walk to it through every other (thousands of states for a Trump Friend world)
+            x[:m] = cap[:m]
+            _split_cards(st, sc[_CLASS_CARDS][k], hs, m, x, work, out)
+            break
         saved = work[3 * MAX_HOLDERS + MAX_CARDS:4 * MAX_HOLDERS + MAX_CARDS]
         ok = _first_split(n, hs, m, cap, x)
         while ok:

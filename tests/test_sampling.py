@@ -200,3 +200,32 @@ def test_draws_are_pinned():
 
 PINNED = [(246554312704, 8592272849, 294609228334), (345616793600, 191243487452, 12895532835),
           (288734461952, 120260241551, 140761110384)]
+
+
+def _trump_friend_sized(allowed_1, seed):
+    """Two worlds of a Trump Friend-sized observation (41 unseen cards, four seats and a
+    kitty of two), holder 1 allowed ``allowed_1``."""
+    unseen = (1 << 41) - 1
+    need = np.array([10, 10, 10, 9, 2], np.int64)
+    allowed = np.array([unseen, allowed_1 & unseen, unseen, unseen, unseen], np.uint64)
+    sc = sampling.new_scratch(11 ** 4 * 3)
+    assert sampling.prepare(np.uint64(unseen), need, allowed, 5, sc) > 0
+    st = np.array([seed], np.uint64)
+    out = np.zeros(5, np.uint64)
+    drawn = []
+    for _ in range(2):
+        sampling.draw(st, sc, out)
+        drawn.append(tuple(int(m) for m in out))
+    return drawn
+
+
+def test_the_last_class_takes_the_room_left_with_the_same_worlds():
+    """The last class's split is the holders' room left, taken without the odometer; the
+    worlds are those the odometer walk drew (pinned from it), with one class of cards (no
+    voids) and with two."""
+    assert _trump_friend_sized((1 << 64) - 1, 11) == [
+        (1238963847269, 588435818648, 96637379586, 274983850752, 2359296),
+        (554057600648, 18102624608, 1202591305749, 413534306306, 10737418240)]
+    assert _trump_friend_sized(~0x1FFF, 12) == [
+        (1378955036762, 768300056576, 34370052384, 17398109700, 129),
+        (586403643397, 163311149056, 345501602560, 1099511891194, 4294969344)]
