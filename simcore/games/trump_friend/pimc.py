@@ -236,10 +236,13 @@ def past_views(ctx, view):
 
 
 @nb.njit(cache=True)
-def seat_likelihood(ctx, s, held):
+def seat_likelihood(order, views, steps, st, s, held):
     """P(the cards seat ``s`` played this round | it holds ``held`` now) under the play model;
-    a play with one legal card carries no evidence.  Needs :func:`past_views`."""
-    order, views, steps = ctx[C_ORDER], ctx[C_VIEWS], ctx[C_STEPS]
+    a play with one legal card carries no evidence.  ``order``, ``views``, ``steps``: the
+    context's ``C_ORDER``, ``C_VIEWS`` and ``C_STEPS`` (filled by :func:`past_views`); ``st`` a
+    stream the heuristic is passed and never draws from.  The arrays are passed, not the
+    context: each array a non-inlined call receives costs atomic reference counts, and the
+    Metropolis moves make this call hundreds of times a decision."""
     hand = held
     for j in range(steps[s, 0]):
         hand |= bit(order[steps[s, 1 + j]])
@@ -251,7 +254,7 @@ def seat_likelihood(ctx, s, held):
         legal = hand if i == 0 else follow_mask(hand, order[k - i] // 13)
         n = popcount(legal)
         if n > 1:
-            h = policies.heuristic_play(s, hand, legal, views[k], ctx[C_ST2])
+            h = policies.heuristic_play(s, hand, legal, views[k], st)
             like *= (1.0 - PLAY_MISS if h == c else 0.0) + PLAY_MISS / n
         hand &= ~bit(c)
     return like
@@ -261,12 +264,13 @@ def seat_likelihood(ctx, s, held):
 def play_likelihood(ctx, seat, world):
     """P(every card the seats other than ``seat`` played | the world ``world``, rows of
     holders' cards now); fills ``C_LIKE`` with the factor of each holder."""
-    like = ctx[C_LIKE]
+    like, order, views, steps = ctx[C_LIKE], ctx[C_ORDER], ctx[C_VIEWS], ctx[C_STEPS]
+    st = ctx[C_ST2]
     total = 1.0
     for s in range(HOLDERS):
         like[s] = 1.0
         if s != seat and s != KITTY:
-            like[s] = seat_likelihood(ctx, s, world[s])
+            like[s] = seat_likelihood(order, views, steps, st, s, world[s])
         total *= like[s]
     return total
 
@@ -277,6 +281,7 @@ def _move(ctx, seat, world, allowed):
     the card facts allow it, kept with probability min(1, likelihood ratio).  The swap is its
     own reverse and the prior is uniform, so the posterior is kept."""
     st, like = ctx[C_ST], ctx[C_LIKE]
+    order, views, steps, st2 = ctx[C_ORDER], ctx[C_VIEWS], ctx[C_STEPS], ctx[C_ST2]
     play_likelihood(ctx, seat, world)
     for _ in range(MOVES):
         a = below(st, HOLDERS - 1)
@@ -295,9 +300,12 @@ def _move(ctx, seat, world, allowed):
             continue
         na = (world[a] & ~bit(x)) | bit(y)
         nb_ = (world[b] & ~bit(y)) | bit(x)
-        la = 1.0 if a == KITTY else seat_likelihood(ctx, a, na)
-        lb = 1.0 if b == KITTY else seat_likelihood(ctx, b, nb_)
-        if la * lb >= uniform(st) * like[a] * like[b]:
+        bar = uniform(st) * like[a] * like[b]
+        la = 1.0 if a == KITTY else seat_likelihood(order, views, steps, st2, a, na)
+        if la < bar:
+            continue  # lb <= 1: rejected whatever b's likelihood, which is not computed
+        lb = 1.0 if b == KITTY else seat_likelihood(order, views, steps, st2, b, nb_)
+        if la * lb >= bar:
             world[a], world[b] = na, nb_
             like[a], like[b] = la, lb
 
