@@ -281,7 +281,8 @@ def draw(st, sc, out):
         r = _below_count(st, F[k + 1, u])
         if k == 0:
             # the last class fills every holder's room: one split has ways, the odometer would
-            # walk to it through every other (thousands of states for a Trump Friend world)
+            # walk to it through every other (thousands of states for a Trump Friend world);
+            # r is drawn all the same, so the stream and every later world stay as they were
             x[:m] = cap[:m]
             _split_cards(st, sc[_CLASS_CARDS][k], hs, m, x, work, out)
             break
