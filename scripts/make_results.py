@@ -64,7 +64,7 @@ SIZES = {
     "spades-pimc": 1_500,
     "spades-dd": 300,               # open-hand, --nil safe (about 1 s of CPU a deal)
     "euchre-whatif": 200_000,       # each of the four order-up seats and the alone what-if
-    "euchre-pimc8": 3_000,          # pimc:8, each of the four order-up seats and the alone what-if
+    "euchre-pimc8": 10_000,         # pimc:8, each of the four order-up seats and the alone what-if
     "euchre-dd": 20_000,
     "gin-whatif": 100_000,          # each of the five dealer strategies, and undercut_bonus=0
     "gin-expert": 50_000,
