@@ -63,7 +63,7 @@ STEPS = ("bare", "engine", "peers", "e2e", "warm", "cold", "deadwood", "memory",
 SOLVED = ("spades", "euchre", "trump-friend")  # the games with an open-hand solver
 # the search policies play tens to thousands of hands a second: timed by scripts/strength_pimc*.py
 # --speed, not by the million-hand engine step (unless named with --policies)
-SEARCHING = {"pimc", "pimc:W", "dd"}
+SEARCHING = {"pimc", "pimc:W", "pimc-uniform", "pimc-uniform:W", "dd"}
 # Every game simcore ships or is about to ship, in README order; unregistered ones are skipped.
 EXPECTED_GAMES = ("trump-friend", "euchre", "dummy", "spades", "gin-rummy")
 # Games played at several table sizes: the rules option and its values.
