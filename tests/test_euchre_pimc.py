@@ -18,6 +18,8 @@ from simcore.errors import SimcoreError
 from simcore.games.euchre import deck, layout as L, pimc, solver
 from simcore.games.euchre.rules import Rules
 
+from reference.posterior import exact_posterior
+
 GAME = euchre.GAME
 TRUMP = 2  # hearts: the right bower is JH, the left JD
 
@@ -157,26 +159,14 @@ def _auction_posterior(v, seat):
     cards = [c for c in range(64) if unseen >> c & 1]
     upcard = int(deck.from_trump(np.uint64(1 << card("9H")), TRUMP)).bit_length() - 1
     usable = np.array([False, True, True, True])  # the dealer swapped a card in
-    worlds = {}
 
-    def deal(i, got):
-        if i == len(cards):
-            world = tuple(g | k for g, k in zip(got, known))
-            dealt = np.array([deck.from_trump(np.uint64(world[s] | sum(
-                1 << c for c in range(L.INTERNAL_IDS) if v[L.V_PLAYED_BY + c] == s)), TRUMP)
-                for s in range(4)], np.uint64)
-            worlds[world] = pimc.auction_likelihood(seat, 0, dealt, usable, upcard, 2, -1, 0,
-                                                    3, -1)
-            return
-        for h in range(pimc.HOLDERS):
-            if allowed[h] >> cards[i] & 1 and bin(got[h]).count("1") < need[h]:
-                got[h] |= 1 << cards[i]
-                deal(i + 1, got)
-                got[h] &= ~(1 << cards[i])
+    def likelihood(world):
+        dealt = np.array([deck.from_trump(np.uint64(world[s] | sum(
+            1 << c for c in range(L.INTERNAL_IDS) if v[L.V_PLAYED_BY + c] == s)), TRUMP)
+            for s in range(4)], np.uint64)
+        return pimc.auction_likelihood(seat, 0, dealt, usable, upcard, 2, -1, 0, 3, -1)
 
-    deal(0, [0] * pimc.HOLDERS)
-    total = sum(worlds.values())
-    return {w: like / total for w, like in worlds.items()}, known, unseen
+    return exact_posterior(cards, allowed, need, known, likelihood), known, unseen
 
 
 def test_weighted_worlds_follow_the_exact_posterior_of_the_auction():

@@ -19,6 +19,8 @@ from simcore.errors import SimcoreError
 from simcore.games.spades import layout as L, pimc, policies
 from simcore.games.spades.rules import Rules, rules_vector
 
+from reference.posterior import chi_square_p, exact_posterior
+
 GAME = spades.GAME
 RULES = rules_vector(Rules())
 SPADE_SUIT = 0x1FFF << 39
@@ -223,34 +225,9 @@ def _posterior(upto):
     allowed = [int(m) for m in ctx[pimc.C_MASKS][0]]
     known = [int(m) for m in ctx[pimc.C_MASKS][1]]
     cards = [c for c in range(52) if unseen >> c & 1]
-    worlds = {}
-
-    def deal(i, got):
-        if i == len(cards):
-            world = tuple(g | k for g, k in zip(got, known))
-            worlds[world] = pimc.world_likelihood(seat, v, np.array(world, np.uint64), True)
-            return
-        for s in range(4):
-            if allowed[s] >> cards[i] & 1 and bin(got[s]).count("1") < need[s]:
-                got[s] |= 1 << cards[i]
-                deal(i + 1, got)
-                got[s] &= ~(1 << cards[i])
-
-    deal(0, [0, 0, 0, 0])
-    total = sum(worlds.values())
-    return v, seat, ctx, {w: like / total for w, like in worlds.items()}
-
-
-def _chi_square_p(counts, expected):
-    """Pearson's test, cells with fewer than 5 expected merged into one."""
-    from scipy.stats import chisquare
-
-    small = expected < 5
-    obs = np.append(counts[~small], counts[small].sum())
-    exp = np.append(expected[~small], expected[small].sum())
-    if not small.any():
-        obs, exp = obs[:-1], exp[:-1]
-    return chisquare(obs, exp).pvalue
+    return v, seat, ctx, exact_posterior(
+        cards, allowed, need, known,
+        lambda world: pimc.world_likelihood(seat, v, np.array(world, np.uint64), True))
 
 
 def test_weighted_worlds_follow_the_exact_posterior_of_the_bids():
@@ -268,8 +245,8 @@ def test_weighted_worlds_follow_the_exact_posterior_of_the_bids():
             counts[tuple(int(h) for h in row)] += 1  # KeyError: a world the facts rule out
     obs = np.array([counts[k] for k in keys], np.float64)
     p = np.array([post[k] for k in keys])
-    assert _chi_square_p(obs, p * obs.sum()) > 1e-3
-    assert _chi_square_p(obs, np.full(len(p), obs.sum() / len(p))) < 1e-6
+    assert chi_square_p(obs, p * obs.sum()) > 1e-3
+    assert chi_square_p(obs, np.full(len(p), obs.sum() / len(p))) < 1e-6
 
 
 def test_weighted_worlds_only_deal_what_the_facts_allow():

@@ -16,6 +16,8 @@ from simcore.games import searching
 from simcore.games.trump_friend import layout as L, pimc, policies
 from simcore.tricks import trick_winner_at
 
+from reference.posterior import chi_square_p, exact_posterior
+
 GAME = tf.GAME
 POINTS = {10: 2, 9: 1, 8: 1, 7: 1}  # internal strength -> card points (TF-11)
 
@@ -259,34 +261,8 @@ def _play_posterior(row, upto):
     known = [int(m) for m in ctx[pimc.C_MASKS][1]]
     unseen = ((1 << 52) - 1) & ~int(v[L.V_PLAYED]) & ~hands[seat]
     cards = [c for c in range(52) if unseen >> c & 1]
-    worlds = {}
-
-    def deal(i, got):
-        if i == len(cards):
-            world = tuple(g | k for g, k in zip(got, known))
-            worlds[world] = oracle_likelihood(row, upto, seat, world, views)
-            return
-        for h in range(pimc.HOLDERS):
-            if allowed[h] >> cards[i] & 1 and bin(got[h]).count("1") < need[h]:
-                got[h] |= 1 << cards[i]
-                deal(i + 1, got)
-                got[h] &= ~(1 << cards[i])
-
-    deal(0, [0] * pimc.HOLDERS)
-    total = sum(worlds.values())
-    return v, seat, ctx, {w: like / total for w, like in worlds.items()}
-
-
-def _chi_square_p(counts, expected):
-    """Pearson's test, cells with fewer than 5 expected merged into one."""
-    from scipy.stats import chisquare
-
-    small = expected < 5
-    obs = np.append(counts[~small], counts[small].sum())
-    exp = np.append(expected[~small], expected[small].sum())
-    if not small.any():
-        obs, exp = obs[:-1], exp[:-1]
-    return chisquare(obs, exp).pvalue
+    return v, seat, ctx, exact_posterior(
+        cards, allowed, need, known, lambda world: oracle_likelihood(row, upto, seat, world, views))
 
 
 def test_weighted_worlds_follow_the_exact_posterior_of_the_play(rows):
@@ -315,8 +291,8 @@ def test_weighted_worlds_follow_the_exact_posterior_of_the_play(rows):
             counts[tuple(int(h) for h in world)] += 1
     obs = np.array([counts[k] for k in keys], np.float64)
     p = np.array([post[k] for k in keys])
-    assert _chi_square_p(obs, p * obs.sum()) > 1e-3
-    assert _chi_square_p(obs, np.full(len(p), obs.sum() / len(p))) < 1e-6
+    assert chi_square_p(obs, p * obs.sum()) > 1e-3
+    assert chi_square_p(obs, np.full(len(p), obs.sum() / len(p))) < 1e-6
 
 
 def test_pimc_reads_the_play_and_pimc_uniform_does_not():
