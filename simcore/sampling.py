@@ -284,20 +284,19 @@ def draw(st, sc, out):
             # walk to it through every other (thousands of states for a Trump Friend world);
             # r is drawn all the same, so the stream and every later world stay as they were
             x[:m] = cap[:m]
-            _split_cards(st, sc[_CLASS_CARDS][k], hs, m, x, work, out)
-            break
-        saved = work[3 * MAX_HOLDERS + MAX_CARDS:4 * MAX_HOLDERS + MAX_CARDS]
-        ok = _first_split(n, hs, m, cap, x)
-        while ok:
-            w = F[k, _minus(u, x, hs, m, info)] * _ways(n, x, m, sc[_BINOM])
-            if w > 0.0:
-                saved[:m] = x[:m]
-            if r < w:
-                break
-            r -= w
-            ok = _next_split(n, hs, m, cap, x)
-        if not ok:  # only past 2**53, where r can round up to the count: the last split
-            x[:m] = saved[:m]
+        else:
+            saved = work[3 * MAX_HOLDERS + MAX_CARDS:4 * MAX_HOLDERS + MAX_CARDS]
+            ok = _first_split(n, hs, m, cap, x)
+            while ok:
+                w = F[k, _minus(u, x, hs, m, info)] * _ways(n, x, m, sc[_BINOM])
+                if w > 0.0:
+                    saved[:m] = x[:m]
+                if r < w:
+                    break
+                r -= w
+                ok = _next_split(n, hs, m, cap, x)
+            if not ok:  # only past 2**53, where r can round up to the count: the last split
+                x[:m] = saved[:m]
         _split_cards(st, sc[_CLASS_CARDS][k], hs, m, x, work, out)
         u = _minus(u, x, hs, m, info)
 
@@ -317,6 +316,18 @@ def _ways(n, x, m, binom):
         ways *= binom[n, x[j]]
         n -= x[j]
     return ways
+
+
+@nb.njit(cache=True)
+def draw_worlds(st, sc, masks, n, width):
+    """``n`` worlds of the observation :func:`prepare` counted, as rows of ``width`` holders'
+    cards: each holder's known cards ``masks[1]`` and its draw (``masks[2]`` is the scratch)."""
+    pool = np.empty((n, width), np.uint64)
+    for i in range(n):
+        draw(st, sc, masks[2])
+        for h in range(width):
+            pool[i, h] = masks[1, h] | masks[2, h]
+    return pool
 
 
 @nb.njit(cache=True)

@@ -259,14 +259,10 @@ def weighted_worlds(ctx, view, seat, worlds, in_play):
     ``worlds`` is 0 (no draw then)."""
     if worlds == 0:
         return np.zeros((0, N_SEATS), np.uint64)
-    n = K_CANDIDATES * worlds
-    pool = np.empty((n, N_SEATS), np.uint64)
-    weights = np.empty(n, np.float64)
-    masks = ctx[C_MASKS]
-    for i in range(n):
-        sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
-        for s in range(N_SEATS):
-            pool[i, s] = masks[1, s] | masks[2, s]
+    pool = sampling.draw_worlds(ctx[C_ST], ctx[C_SC], ctx[C_MASKS], K_CANDIDATES * worlds,
+                                N_SEATS)
+    weights = np.empty(pool.shape[0], np.float64)
+    for i in range(pool.shape[0]):
         weights[i] = world_likelihood(seat, view, pool[i], in_play)
     return sampling.resampled_rows(ctx[C_ST], pool, weights, worlds)
 

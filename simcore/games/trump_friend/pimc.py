@@ -319,14 +319,10 @@ def weighted_worlds(ctx, view, seat, worlds):
     if worlds == 0:
         return np.zeros((0, HOLDERS), np.uint64)
     past_views(ctx, view)
-    n = K_CANDIDATES * worlds
-    pool = np.empty((n, HOLDERS), np.uint64)
-    weights = np.empty(n, np.float64)
     masks = ctx[C_MASKS]
-    for i in range(n):
-        sampling.draw(ctx[C_ST], ctx[C_SC], masks[2])
-        for h in range(HOLDERS):
-            pool[i, h] = masks[1, h] | masks[2, h]
+    pool = sampling.draw_worlds(ctx[C_ST], ctx[C_SC], masks, K_CANDIDATES * worlds, HOLDERS)
+    weights = np.empty(pool.shape[0], np.float64)
+    for i in range(pool.shape[0]):
         weights[i] = play_likelihood(ctx, seat, pool[i])
     out = sampling.resampled_rows(ctx[C_ST], pool, weights, worlds)
     for j in range(worlds):
